@@ -1,0 +1,9 @@
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  plugins: [react()],
+  build: { outDir: "dist", sourcemap: true },
+  server: { proxy: { "/api": "http://localhost:3000" } },
+  test: { name: "web", include: ["test/**/*.test.{ts,tsx}"], environment: "happy-dom" },
+});

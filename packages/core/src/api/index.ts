@@ -1,0 +1,6 @@
+export * from "./common.ts";
+export * from "./folders.ts";
+export * from "./generate.ts";
+export * from "./media.ts";
+export * from "./queue.ts";
+export * from "./workflows.ts";

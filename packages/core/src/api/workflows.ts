@@ -1,0 +1,85 @@
+import { z } from "zod";
+import { zSavedWorkflow } from "../schema/workflow.ts";
+import { zId } from "./common.ts";
+
+/** A workflow row as the API returns it (SPEC §3, table workflows). */
+export const zWorkflowRow = z.object({
+  id: zId,
+  name: z.string(),
+  description: z.string().nullable(),
+  data: zSavedWorkflow.nullable(),
+  thumbnail_url: z.string().nullable(),
+  is_public: z.boolean(),
+  user_id: zId,
+  folder_id: zId.nullable(),
+  media_refs: z.array(z.string()),
+  created_at: z.string(),
+  updated_at: z.string(),
+  fork_count: z.number().int().min(0),
+  forked_from: zId.nullable(),
+  is_template: z.boolean(),
+  is_chunked: z.boolean(),
+  chunk_count: z.number().int().min(0),
+  data_size_bytes: z.number().int().min(0),
+});
+export type WorkflowRow = z.infer<typeof zWorkflowRow>;
+
+/** List entries leave out `data`. */
+export const zWorkflowSummary = zWorkflowRow.omit({ data: true });
+export type WorkflowSummary = z.infer<typeof zWorkflowSummary>;
+
+/** GET /api/workflows?folderId= — own workflows, newest updated first, at most 100. */
+export const zWorkflowListQuery = z.object({ folderId: z.string().optional() });
+export const zWorkflowListResponse = z.object({ workflows: z.array(zWorkflowSummary) });
+
+/** POST /api/workflows */
+export const zCreateWorkflowRequest = z.object({
+  name: z.string().min(1).max(200),
+  description: z.string().max(10_000).optional(),
+  data: zSavedWorkflow,
+  folderId: zId.nullable().optional(),
+  isPublic: z.boolean().optional(),
+  thumbnailUrl: z.string().nullable().optional(),
+  mediaRefs: z.array(z.string()).optional(),
+});
+
+/** PUT /api/workflows/:id — `basedOn` is the updated_at the edit started from. */
+export const zSaveWorkflowRequest = zCreateWorkflowRequest.extend({ basedOn: z.string() });
+
+export const zWorkflowResponse = z.object({ workflow: zWorkflowRow });
+
+/** 409 answer: another save landed first. */
+export const zSaveConflictResponse = z.object({ error: z.string(), updated_at: z.string() });
+
+/** POST /api/workflows/fork */
+export const zForkRequest = z.object({
+  sourceWorkflowId: zId,
+  options: z
+    .object({
+      name: z.string().min(1).max(200).optional(),
+      folderId: zId.nullable().optional(),
+      isPublic: z.boolean().optional(),
+    })
+    .optional(),
+});
+export const zForkResponse = z.object({ workflowId: zId });
+
+/** Event on GET /api/workflows/:id/events */
+export const zWorkflowChangedEvent = z.object({ id: zId, updated_at: z.string() });
+
+export const WORKFLOW_ERRORS = {
+  notFound: "Workflow not found",
+  notAuthenticated: "Not authenticated",
+  mustBeAuthenticatedToSave: "User must be authenticated to save workflows",
+  chunkPermission:
+    "Authentication error: User does not have permission to save chunks for this workflow. Please ensure you are logged in and own this workflow.",
+  fork: "Failed to fork workflow",
+  saveMetadata: "Failed to save workflow metadata",
+  finalize: "Failed to finalize workflow save",
+  retries: "Failed to save after multiple retries",
+  tooLargeTimeout: "Workflow too large to save. Try removing some nodes or clearing output data.",
+  update: (message: string) => `Failed to update workflow: ${message}`,
+  get: (message: string) => `Failed to get workflow: ${message}`,
+  delete: (messages: string) => `Failed to delete workflow: ${messages}`,
+  notInAnyStorage: (id: string) => `Workflow ${id} not found in any storage`,
+} as const;

@@ -1,0 +1,128 @@
+import type { PortType } from "../ports/index.ts";
+import { choice, imageInput, input, output, params, prompt, promptInput, text } from "./define.ts";
+import type { NodeDefinition } from "./types.ts";
+
+const node = (definition: Omit<NodeDefinition, "category">): NodeDefinition => ({
+  ...definition,
+  category: "containers",
+});
+
+const gallery = (
+  type: string,
+  displayName: string,
+  portType: PortType,
+  what: string,
+): NodeDefinition =>
+  node({
+    type,
+    displayName,
+    description: `Collects ${what} into a gallery and passes them on as a list.`,
+    inputs: [input("media", displayName, portType, { multiple: true })],
+    outputs: [output("items", "Items", "array")],
+    params: params({ layout: choice(["grid", "list"], "grid", "Layout") }),
+    run: { kind: "local", operation: "collect" },
+  });
+
+export const containerNodes: NodeDefinition[] = [
+  gallery("container", "Image Container", "image", "images"),
+  gallery("video-container", "Video Container", "video", "videos"),
+  gallery("3d-container", "3D Container", "object", "3D models"),
+  gallery("audio-container", "Audio Container", "audio", "audio clips"),
+  node({
+    type: "group",
+    displayName: "Group",
+    description: "A coloured frame that holds nodes and moves them together.",
+    inputs: [],
+    outputs: [],
+    params: params({ title: text("Group", "Title") }),
+    run: { kind: "none" },
+  }),
+  node({
+    type: "notepad",
+    displayName: "Notepad",
+    description: "Notes beside your work, with basic formatting.",
+    inputs: [],
+    outputs: [],
+    params: params({ text: text("", "Notes") }),
+    run: { kind: "none" },
+  }),
+  node({
+    type: "annotation",
+    displayName: "Annotation",
+    description: "A label or arrow that explains part of the graph.",
+    inputs: [],
+    outputs: [],
+    params: params({
+      text: text("", "Label"),
+      arrow: choice(["none", "left", "right", "up", "down"], "none", "Arrow"),
+    }),
+    run: { kind: "none" },
+  }),
+  node({
+    type: "markdown-viewer",
+    displayName: "Markdown",
+    description: "Renders markdown from its input or its own text (no raw HTML).",
+    inputs: [input("text", "Markdown", "text")],
+    outputs: [],
+    params: params({ text: text("", "Markdown") }),
+    run: { kind: "none" },
+  }),
+  node({
+    type: "image-automation",
+    displayName: "Image Automation",
+    description:
+      "Runs the connected generator once per item of a list: each line of a text, each image.",
+    inputs: [input("media", "Items", "any", { required: true }), promptInput(false)],
+    outputs: [output("items", "Results", "array")],
+    params: params({
+      prompt: prompt(),
+      splitBy: choice(["line", "item"], "line", "Split text by"),
+    }),
+    run: { kind: "local", operation: "automation" },
+  }),
+  node({
+    type: "scene-composer",
+    displayName: "Scene Composer",
+    description: "Place 3D models and images in a scene, frame a shot and capture it.",
+    inputs: [
+      input("model", "3D models", "object", { multiple: true }),
+      input("image", "Images", "image", { multiple: true }),
+    ],
+    outputs: [output("image", "Capture", "image"), output("camera", "Camera", "object")],
+    params: params({
+      fov: choice(["35", "50", "85"], "50", "Lens (mm)"),
+      background: text("#1f1f23", "Background"),
+    }),
+    run: { kind: "local", operation: "scene-capture" },
+  }),
+  node({
+    type: "character-reference",
+    displayName: "Character Reference",
+    description: "A reusable character: reference images plus a description.",
+    inputs: [
+      input("referenceImages", "Reference images", "image", { required: true, multiple: true }),
+      input("text", "Description", "text"),
+    ],
+    outputs: [output("image", "Key image", "image"), output("reference", "Reference", "object")],
+    params: params({ name: text("Character", "Name"), description: text("", "Description") }),
+    run: { kind: "local", operation: "reference" },
+  }),
+  node({
+    type: "synthetic-humans",
+    displayName: "Synthetic Humans",
+    description: "Generate a consistent synthetic person to reuse as a reference.",
+    inputs: [promptInput(), imageInput()],
+    outputs: [output("image", "Portrait", "image"), output("reference", "Reference", "object")],
+    params: params({
+      prompt: prompt(),
+      age: choice(["child", "young adult", "adult", "senior"], "adult", "Age"),
+      shot: choice(["headshot", "half-body", "full-body"], "headshot", "Framing"),
+    }),
+    run: {
+      kind: "provider",
+      provider: "fal",
+      endpoint: "fal-ai/flux-pro/kontext/text-to-image",
+      variants: { edit: "fal-ai/flux-pro/kontext" },
+    },
+  }),
+];

@@ -1,0 +1,3 @@
+export { IMAGE_SIZES } from "./define.ts";
+export * from "./registry.ts";
+export * from "./types.ts";

@@ -1,0 +1,6 @@
+export * from "./arrange.ts";
+export * from "./content.ts";
+export * from "./duplicate.ts";
+export * from "./group.ts";
+export * from "./order.ts";
+export * from "./types.ts";

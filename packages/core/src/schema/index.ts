@@ -1,0 +1,2 @@
+export * from "./migrations.ts";
+export * from "./workflow.ts";

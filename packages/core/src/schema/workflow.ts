@@ -1,0 +1,123 @@
+/** The saved form of a workflow (SPEC §3), as zod schemas; types are inferred from them. */
+import { z } from "zod";
+import { PORT_TYPES } from "../ports/index.ts";
+
+export const WORKFLOW_VERSION = "1.0.0";
+
+export const NODE_STATUSES = ["idle", "processing", "complete", "error"] as const;
+export type NodeStatus = (typeof NODE_STATUSES)[number];
+
+export const zPosition = z.object({ x: z.number(), y: z.number() });
+
+/** A port as held in node data: its type plus live status. */
+export const zPort = z.looseObject({
+  id: z.string(),
+  type: z.enum(PORT_TYPES),
+  multiple: z.boolean().optional(),
+  status: z.string().optional(),
+  error: z.string().nullable().optional(),
+  color: z.string().optional(),
+  model: z.string().optional(),
+});
+export type Port = z.infer<typeof zPort>;
+
+/** A value slot: inputValues and outputValues hold one per port or parameter. */
+export const zValueSlot = z.looseObject({ value: z.unknown() });
+
+export const zNodeData = z.looseObject({
+  label: z.string().optional(),
+  status: z.enum(NODE_STATUSES).optional(),
+  error: z.string().nullable().optional(),
+  inputs: z.record(z.string(), z.unknown()).optional(),
+  outputs: z.record(z.string(), z.unknown()).optional(),
+  inputValues: z.record(z.string(), zValueSlot).optional(),
+  outputValues: z.record(z.string(), zValueSlot).optional(),
+  ports: z.array(zPort).optional(),
+  history: z.array(z.unknown()).optional(),
+  insightsReport: z.unknown().optional(),
+});
+export type NodeData = z.infer<typeof zNodeData>;
+
+export const zExtent = z.union([
+  z.literal("parent"),
+  z.tuple([z.tuple([z.number(), z.number()]), z.tuple([z.number(), z.number()])]),
+]);
+
+export const zSavedNode = z.object({
+  id: z.string().min(1),
+  type: z.string().min(1),
+  position: zPosition,
+  data: zNodeData,
+  width: z.number().nullable().optional(),
+  height: z.number().nullable().optional(),
+  parentId: z.string().nullable().optional(),
+  extent: zExtent.nullable().optional(),
+  expandParent: z.boolean().optional(),
+  style: z.record(z.string(), z.unknown()).optional(),
+  selected: z.literal(false),
+  dragging: z.literal(false),
+});
+export type SavedNode = z.infer<typeof zSavedNode>;
+
+export const zSavedEdge = z.object({
+  id: z.string().min(1),
+  source: z.string().min(1),
+  target: z.string().min(1),
+  sourceHandle: z.string().nullable().optional(),
+  targetHandle: z.string().nullable().optional(),
+  type: z.string().optional(),
+  animated: z.boolean().optional(),
+  style: z.record(z.string(), z.unknown()).optional(),
+  data: z.looseObject({ dataType: z.enum(PORT_TYPES).optional() }).optional(),
+});
+export type SavedEdge = z.infer<typeof zSavedEdge>;
+
+export const zWorkflowStats = z.object({
+  nodeCount: z.number().int().min(0),
+  edgeCount: z.number().int().min(0),
+  /** Distinct node types present, sorted. */
+  nodeTypes: z.array(z.string()),
+});
+
+export const zWorkflowMetadata = z.object({
+  id: z.string().nullable().optional(),
+  name: z.string(),
+  description: z.string().optional(),
+  created: z.string().optional(),
+  modified: z.string().optional(),
+  version: z.string().optional(),
+  isPublic: z.boolean().optional(),
+  thumbnail: z.string().nullable().optional(),
+  folderId: z.string().nullable().optional(),
+  mediaRefs: z.array(z.string()).optional(),
+  forkedFrom: z.string().nullable().optional(),
+  forkCount: z.number().int().min(0).optional(),
+  isTemplate: z.boolean().optional(),
+  stats: zWorkflowStats.optional(),
+});
+export type WorkflowMetadata = z.infer<typeof zWorkflowMetadata>;
+
+export const zMediaManifestEntry = z.object({
+  id: z.string(),
+  nodeId: z.string(),
+  outputKey: z.string(),
+  filePath: z.string(),
+  fileSize: z.number().int().min(0),
+  mimeType: z.string(),
+  uploadedAt: z.string().optional(),
+});
+export type MediaManifestEntry = z.infer<typeof zMediaManifestEntry>;
+
+export const zViewport = z.object({ x: z.number(), y: z.number(), zoom: z.number() });
+export type Viewport = z.infer<typeof zViewport>;
+
+export const zSavedWorkflow = z.object({
+  version: z.string().min(1),
+  timestamp: z.number(),
+  nodes: z.array(zSavedNode),
+  edges: z.array(zSavedEdge),
+  metadata: zWorkflowMetadata,
+  viewport: zViewport.optional(),
+  mediaManifest: z.array(zMediaManifestEntry).optional(),
+});
+export type SavedWorkflow = z.infer<typeof zSavedWorkflow>;

@@ -1,0 +1,196 @@
+/**
+ * Splitting a large saved workflow into rows of `workflow_chunks` and putting it back
+ * (SPEC §3, §9): one metadata chunk, node chunks of at most 10 nodes, edge chunks, every
+ * chunk at most 2 MB. A node too big for one chunk is carried in consecutive parts.
+ */
+import { LIMITS } from "../limits.ts";
+import type { SavedEdge, SavedNode, SavedWorkflow } from "../schema/workflow.ts";
+import { utf8ByteLength } from "./text.ts";
+
+export const CHUNK_TYPES = ["nodes", "edges", "metadata"] as const;
+export type ChunkType = (typeof CHUNK_TYPES)[number];
+
+export interface WorkflowChunk {
+  chunk_index: number;
+  chunk_type: ChunkType;
+  /** JSON text of the chunk's payload. */
+  data: string;
+  size_bytes: number;
+}
+
+export interface ChunkOptions {
+  maxChunkBytes?: number;
+  nodesPerChunk?: number;
+}
+
+export const DATA_LOST_NODE_ID = "workflow-data-lost";
+export const DATA_LOST_LABEL = "Error: Workflow Data Lost";
+export const METADATA_CHUNK_NOT_FOUND = "Metadata chunk not found";
+
+interface MetadataPayload {
+  workflow: Omit<SavedWorkflow, "nodes" | "edges">;
+  counts: { nodes: number; edges: number; chunks: number };
+}
+type NodePayload =
+  | { nodes: SavedNode[] }
+  | { part: { index: number; count: number }; text: string };
+type EdgePayload = { edges: SavedEdge[] };
+
+const WRAPPER_BYTES = utf8ByteLength('{"nodes":[]}');
+
+function chunk(index: number, type: ChunkType, payload: unknown): WorkflowChunk {
+  const data = JSON.stringify(payload);
+  return { chunk_index: index, chunk_type: type, data, size_bytes: utf8ByteLength(data) };
+}
+
+/** Cuts one node's JSON into parts whose chunk text stays within the limit. */
+function nodeParts(text: string, maxBytes: number): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  while (start < text.length) {
+    let length = Math.max(1, Math.floor(maxBytes / 2));
+    for (;;) {
+      const piece = text.slice(start, start + length);
+      const size = utf8ByteLength(
+        JSON.stringify({ part: { index: 999_999, count: 999_999 }, text: piece }),
+      );
+      if (size <= maxBytes || length === 1) break;
+      length = Math.max(1, Math.floor(length / 2));
+    }
+    parts.push(text.slice(start, start + length));
+    start += length;
+  }
+  return parts;
+}
+
+export function chunkWorkflow(saved: SavedWorkflow, options: ChunkOptions = {}): WorkflowChunk[] {
+  const maxBytes = options.maxChunkBytes ?? LIMITS.chunking.maxChunkBytes;
+  const perChunk = options.nodesPerChunk ?? LIMITS.chunking.nodesPerChunk;
+  const body: { type: ChunkType; payload: NodePayload | EdgePayload }[] = [];
+
+  let group: SavedNode[] = [];
+  let groupBytes = WRAPPER_BYTES;
+  const flush = () => {
+    if (group.length > 0) body.push({ type: "nodes", payload: { nodes: group } });
+    group = [];
+    groupBytes = WRAPPER_BYTES;
+  };
+  for (const node of saved.nodes) {
+    const text = JSON.stringify(node);
+    const bytes = utf8ByteLength(text) + 1;
+    if (WRAPPER_BYTES + bytes > maxBytes) {
+      flush();
+      const parts = nodeParts(text, maxBytes);
+      parts.forEach((piece, index) => {
+        body.push({
+          type: "nodes",
+          payload: { part: { index, count: parts.length }, text: piece },
+        });
+      });
+      continue;
+    }
+    if (group.length >= perChunk || groupBytes + bytes > maxBytes) flush();
+    group.push(node);
+    groupBytes += bytes;
+  }
+  flush();
+
+  let edges: SavedEdge[] = [];
+  let edgeBytes = utf8ByteLength('{"edges":[]}');
+  for (const edge of saved.edges) {
+    const bytes = utf8ByteLength(JSON.stringify(edge)) + 1;
+    if (edges.length > 0 && edgeBytes + bytes > maxBytes) {
+      body.push({ type: "edges", payload: { edges } });
+      edges = [];
+      edgeBytes = utf8ByteLength('{"edges":[]}');
+    }
+    edges.push(edge);
+    edgeBytes += bytes;
+  }
+  if (edges.length > 0) body.push({ type: "edges", payload: { edges } });
+
+  const { nodes: _nodes, edges: _edges, ...rest } = saved;
+  const metadata: MetadataPayload = {
+    workflow: rest,
+    counts: { nodes: saved.nodes.length, edges: saved.edges.length, chunks: body.length + 1 },
+  };
+  return [
+    chunk(0, "metadata", metadata),
+    ...body.map((entry, index) => chunk(index + 1, entry.type, entry.payload)),
+  ];
+}
+
+/** The placeholder shown where chunks were lost (SPEC §4, §8). */
+export function dataLostNode(missingNodes: number): SavedNode {
+  return {
+    id: DATA_LOST_NODE_ID,
+    type: "notepad",
+    position: { x: 0, y: 0 },
+    data: {
+      label: DATA_LOST_LABEL,
+      status: "error",
+      error: `${missingNodes} node(s) of this workflow could not be loaded.`,
+      inputValues: {
+        text: {
+          value: `${DATA_LOST_LABEL}. ${missingNodes} node(s) could not be loaded from storage.`,
+        },
+      },
+    },
+    selected: false,
+    dragging: false,
+  };
+}
+
+/**
+ * Reassembles chunks (in any order) into the saved workflow. Throws "Metadata chunk not
+ * found" without the metadata chunk; when other chunks are lost, keeps what arrived, drops
+ * edges to missing nodes and adds the "Error: Workflow Data Lost" placeholder node.
+ */
+export function assembleChunks(
+  chunks: readonly Pick<WorkflowChunk, "chunk_index" | "chunk_type" | "data">[],
+): SavedWorkflow {
+  const sorted = [...chunks].sort((a, b) => a.chunk_index - b.chunk_index);
+  const metadataChunk = sorted.find((entry) => entry.chunk_type === "metadata");
+  if (!metadataChunk) throw new Error(METADATA_CHUNK_NOT_FOUND);
+  const { workflow, counts } = JSON.parse(metadataChunk.data) as MetadataPayload;
+
+  const nodes: SavedNode[] = [];
+  const edges: SavedEdge[] = [];
+  let parts: string[] = [];
+  let expectedPart = 0;
+  for (const entry of sorted) {
+    if (entry.chunk_type === "nodes") {
+      const payload = JSON.parse(entry.data) as NodePayload;
+      if ("nodes" in payload) {
+        nodes.push(...payload.nodes);
+        continue;
+      }
+      if (payload.part.index !== expectedPart) {
+        // A part went missing: the node it belonged to is lost.
+        parts = [];
+        expectedPart = 0;
+        if (payload.part.index !== 0) continue;
+      }
+      parts.push(payload.text);
+      expectedPart = payload.part.index + 1;
+      if (expectedPart === payload.part.count) {
+        nodes.push(JSON.parse(parts.join("")) as SavedNode);
+        parts = [];
+        expectedPart = 0;
+      }
+    } else if (entry.chunk_type === "edges") {
+      edges.push(...(JSON.parse(entry.data) as EdgePayload).edges);
+    }
+  }
+
+  const lost =
+    nodes.length < counts.nodes || edges.length < counts.edges || sorted.length < counts.chunks;
+  if (!lost) return { ...workflow, nodes, edges };
+  const ids = new Set(nodes.map((node) => node.id));
+  const keptEdges = edges.filter((edge) => ids.has(edge.source) && ids.has(edge.target));
+  return {
+    ...workflow,
+    nodes: [...nodes, dataLostNode(counts.nodes - nodes.length)],
+    edges: keptEdges,
+  };
+}

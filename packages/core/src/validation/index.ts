@@ -1,0 +1,5 @@
+export * from "./connection.ts";
+export * from "./folder.ts";
+export * from "./media-input.ts";
+export * from "./upload.ts";
+export * from "./workflow.ts";
