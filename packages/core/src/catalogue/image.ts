@@ -172,14 +172,16 @@ export const imageNodes: NodeDefinition[] = [
   gen({
     type: "flux-spro",
     displayName: "FLUX.1 SRPO",
-    description: "FLUX.1 [dev] tuned with SRPO for realism; text or image to image.",
-    inputs: [promptInput(), imageInput()],
+    description:
+      "FLUX.1 [dev] tuned with SRPO for realism; text or image to image, or guided by a control map.",
+    inputs: [promptInput(), imageInput(), input("controlImage", "Control image", "image")],
     params: params({
       prompt: prompt(),
       imageSize: imageSize("landscape_4_3"),
       numInferenceSteps: integer(1, 50, 28, "Steps"),
       guidanceScale: number(1, 20, 4.5, "Guidance"),
       strength: number(0.01, 1, 0.95, "Strength (image to image)"),
+      controlType: choice(["canny", "depth"], "canny", "Control map type"),
       acceleration: choice(["none", "regular", "high"], "none", "Acceleration"),
       numImages: numImages(4),
       outputFormat: choice(["jpeg", "png"], "jpeg", "Format"),
@@ -190,7 +192,11 @@ export const imageNodes: NodeDefinition[] = [
       kind: "provider",
       provider: "fal",
       endpoint: "fal-ai/flux/srpo",
-      variants: { "image-to-image": "fal-ai/flux/srpo/image-to-image" },
+      variants: {
+        "image-to-image": "fal-ai/flux/srpo/image-to-image",
+        "control-canny": "fal-ai/flux-control-lora-canny",
+        "control-depth": "fal-ai/flux-control-lora-depth",
+      },
     },
   }),
   gen({

@@ -1,0 +1,257 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  deserializeWorkflow,
+  type EditorNode,
+  LIMITS,
+  loadWorkflowData,
+  restoreVideoPlaceholders,
+  serializeWorkflow,
+  toLightweight,
+  truncateText,
+  validateWorkflow,
+  type WorkflowDocument,
+  zSavedWorkflow,
+} from "../src/index.ts";
+
+const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
+
+const editorNode = (id: string, data: Record<string, unknown> = {}): EditorNode => ({
+  id,
+  type: "flux-pro",
+  position: { x: 10, y: 20 },
+  data: { label: id, ...data },
+  measured: { width: 320, height: 240 },
+  selected: true,
+  dragging: true,
+});
+
+describe("serializeWorkflow", () => {
+  it("writes the saved form of SPEC §3", () => {
+    const saved = serializeWorkflow(
+      {
+        nodes: [
+          editorNode("a"),
+          {
+            ...editorNode("b"),
+            type: "text",
+            parentId: "g",
+            extent: "parent",
+            expandParent: true,
+            style: { opacity: 1 },
+          },
+        ],
+        edges: [
+          {
+            id: "e",
+            source: "b",
+            target: "a",
+            sourceHandle: "text",
+            targetHandle: "prompt",
+            type: "default",
+            animated: false,
+            data: { dataType: "text" },
+          },
+        ],
+        metadata: { name: "Fox", description: "A fox" },
+        viewport: { x: 1, y: 2, zoom: 0.5 },
+      },
+      { now: NOW },
+    );
+    expect(saved.version).toBe("1.0.0");
+    expect(saved.timestamp).toBe(NOW);
+    expect(saved.nodes[0]).toEqual({
+      id: "a",
+      type: "flux-pro",
+      position: { x: 10, y: 20 },
+      data: { label: "a" },
+      width: 320,
+      height: 240,
+      selected: false,
+      dragging: false,
+    });
+    expect(saved.nodes[1]).toMatchObject({
+      parentId: "g",
+      extent: "parent",
+      expandParent: true,
+      style: { opacity: 1 },
+    });
+    expect(saved.edges[0]).toEqual({
+      id: "e",
+      source: "b",
+      target: "a",
+      sourceHandle: "text",
+      targetHandle: "prompt",
+      type: "default",
+      animated: false,
+      data: { dataType: "text" },
+    });
+    expect(saved.metadata).toMatchObject({
+      name: "Fox",
+      description: "A fox",
+      modified: new Date(NOW).toISOString(),
+      stats: { nodeCount: 2, edgeCount: 1, nodeTypes: ["flux-pro", "text"] },
+    });
+    expect(saved.viewport).toEqual({ x: 1, y: 2, zoom: 0.5 });
+    expect(zSavedWorkflow.parse(saved)).toEqual(saved);
+    expect(validateWorkflow(saved).valid).toBe(true);
+  });
+
+  it("truncates text outputs over 51,200 characters with '... (truncated)'", () => {
+    const long = "x".repeat(LIMITS.text.maxOutputChars + 10);
+    const saved = serializeWorkflow({
+      nodes: [
+        editorNode("a", { outputs: { text: long }, outputValues: { text: { value: long } } }),
+      ],
+      edges: [],
+    });
+    const expected = `${"x".repeat(51_200)}... (truncated)`;
+    expect(saved.nodes[0]?.data.outputs?.text).toBe(expected);
+    expect(saved.nodes[0]?.data.outputValues?.text?.value).toBe(expected);
+    expect(truncateText("short")).toBe("short");
+    expect(truncateText("x".repeat(51_200))).toBe("x".repeat(51_200));
+  });
+
+  it("removes embedded data over 1 MB from outputs and keeps smaller data and URLs", () => {
+    const big = `data:image/png;base64,${"A".repeat(LIMITS.text.maxEmbeddedOutputChars)}`;
+    const small = "data:image/png;base64,AAAA";
+    const saved = serializeWorkflow({
+      nodes: [
+        editorNode("a", {
+          outputs: {
+            imageUrl: big,
+            image: small,
+            images: [big, "https://x/y.png"],
+            isolatedAudio: { url: big },
+            videoUrl: "https://x/v.mp4",
+          },
+          outputValues: { image: { value: big } },
+        }),
+      ],
+      edges: [],
+    });
+    expect(saved.nodes[0]?.data.outputs).toEqual({
+      image: small,
+      images: ["https://x/y.png"],
+      videoUrl: "https://x/v.mp4",
+    });
+    expect(saved.nodes[0]?.data.outputValues).toEqual({ image: { value: null } });
+  });
+
+  it("keeps the newest 20 history entries within 102,400 characters", () => {
+    const history = Array.from({ length: 30 }, (_, index) => ({ index, prompt: "p" }));
+    const saved = serializeWorkflow({ nodes: [editorNode("a", { history })], edges: [] });
+    expect(saved.nodes[0]?.data.history).toEqual(history.slice(10));
+    const heavy = Array.from({ length: 5 }, (_, index) => ({ index, text: "t".repeat(30_000) }));
+    const trimmed =
+      serializeWorkflow({ nodes: [editorNode("a", { history: heavy })], edges: [] }).nodes[0]?.data
+        .history ?? [];
+    expect(JSON.stringify(trimmed).length).toBeLessThanOrEqual(102_400);
+    expect(trimmed).toEqual(heavy.slice(2));
+  });
+});
+
+describe("deserializeWorkflow and loading", () => {
+  it("removes a legacy groupId on load", () => {
+    const saved = serializeWorkflow({
+      nodes: [editorNode("a", { groupId: "old-group" })],
+      edges: [],
+    });
+    expect(saved.nodes[0]?.data).toHaveProperty("groupId");
+    expect(deserializeWorkflow(saved).nodes[0]?.data).not.toHaveProperty("groupId");
+  });
+
+  it("recovers damaged data and says so", () => {
+    const loaded = loadWorkflowData({
+      version: "1.0.0",
+      nodes: [{ id: "a", type: "text", position: { x: 0, y: 0 }, data: {} }, { type: "x" }],
+      edges: [{ id: "e", source: "a", target: "missing" }],
+    });
+    expect(loaded.recovered).toBe(true);
+    expect(loaded.document.nodes.map((node) => node.id)).toEqual(["a"]);
+    expect(loaded.document.edges).toEqual([]);
+    const clean = loadWorkflowData(serializeWorkflow({ nodes: [editorNode("a")], edges: [] }));
+    expect(clean.recovered).toBe(false);
+  });
+});
+
+describe("lightweight saves", () => {
+  it("replaces embedded video with a marker and restores it afterwards", () => {
+    const video = `data:video/mp4;base64,${"B".repeat(1000)}`;
+    const image = "data:image/png;base64,AAAA";
+    const saved = serializeWorkflow({
+      nodes: [
+        editorNode("a", { outputs: { videoUrl: video, image }, history: [{ videoUrl: video }] }),
+      ],
+      edges: [],
+    });
+    const { workflow, stash } = toLightweight(saved);
+    const text = JSON.stringify(workflow);
+    expect(text).not.toContain("data:video/");
+    expect(text).toContain(image);
+    expect(stash).toHaveLength(2);
+    expect(restoreVideoPlaceholders(workflow, stash)).toEqual(saved);
+  });
+});
+
+/** Generates editor documents in the normalized form the editor keeps. */
+const documentArbitrary = fc
+  .uniqueArray(fc.string({ minLength: 1, maxLength: 8 }), { minLength: 0, maxLength: 12 })
+  .chain((ids) =>
+    fc.record({
+      nodes: fc.tuple(
+        ...ids.map((id) =>
+          fc.record({
+            id: fc.constant(id),
+            type: fc.constantFrom("text", "flux-pro", "kling-video", "group"),
+            position: fc.record({
+              x: fc.integer({ min: -5000, max: 5000 }),
+              y: fc.integer({ min: -5000, max: 5000 }),
+            }),
+            data: fc.record({
+              label: fc.string({ maxLength: 20 }),
+              inputValues: fc.dictionary(
+                fc.string({ minLength: 1, maxLength: 6 }),
+                fc.record({ value: fc.jsonValue() }),
+              ),
+              outputs: fc.dictionary(fc.constantFrom("imageUrl", "text", "videoUrl"), fc.webUrl()),
+            }),
+            width: fc.integer({ min: 50, max: 600 }),
+            height: fc.integer({ min: 50, max: 600 }),
+          }),
+        ),
+      ),
+      edges:
+        ids.length < 2
+          ? fc.constant([])
+          : fc.array(
+              fc.record({
+                id: fc.uuid(),
+                source: fc.constantFrom(...ids),
+                target: fc.constantFrom(...ids),
+                sourceHandle: fc.constant("out"),
+                targetHandle: fc.constant("in"),
+              }),
+              { maxLength: 15 },
+            ),
+      metadata: fc.record({ name: fc.string({ minLength: 1, maxLength: 30 }) }),
+    }),
+  ) as fc.Arbitrary<WorkflowDocument>;
+
+describe("round trip", () => {
+  it("serialize → deserialize gives back the same graph, and serializing again is stable", () => {
+    fc.assert(
+      fc.property(documentArbitrary, (document) => {
+        const saved = serializeWorkflow(document, { now: NOW });
+        const loaded = deserializeWorkflow(JSON.parse(JSON.stringify(saved)));
+        expect(loaded.nodes.map(({ selected: _s, dragging: _d, ...node }) => node)).toEqual(
+          JSON.parse(JSON.stringify(document.nodes)),
+        );
+        expect(loaded.edges).toEqual(JSON.parse(JSON.stringify(document.edges)));
+        const json = (value: unknown) => JSON.parse(JSON.stringify(value));
+        expect(json(serializeWorkflow(loaded, { now: NOW }))).toEqual(json(saved));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
