@@ -33,6 +33,9 @@ describe("chunkWorkflow / assembleChunks", () => {
     expect(utf8ByteLength(JSON.stringify(saved))).toBeGreaterThan(6 * MB);
     const chunks = chunkWorkflow(saved);
     expect(chunks[0]?.chunk_type).toBe("metadata");
+    expect(
+      chunkWorkflow(saved, { workflowId: "w1" }).every((chunk) => chunk.workflow_id === "w1"),
+    ).toBe(true);
     expect(chunks.map((chunk) => chunk.chunk_index)).toEqual(chunks.map((_, index) => index));
     for (const chunk of chunks) {
       expect(chunk.size_bytes).toBe(utf8ByteLength(chunk.data));

@@ -97,6 +97,13 @@ describe("serializeWorkflow", () => {
     expect(validateWorkflow(saved).valid).toBe(true);
   });
 
+  it("also takes nodes, edges and metadata as separate arguments", () => {
+    const saved = serializeWorkflow([editorNode("a")], [], { name: "Positional" });
+    expect(saved.metadata.name).toBe("Positional");
+    expect(saved.nodes[0]?.selected).toBe(false);
+    expect(saved.version).toBe("1.0.0");
+  });
+
   it("truncates text outputs over 51,200 characters with '... (truncated)'", () => {
     const long = "x".repeat(LIMITS.text.maxOutputChars + 10);
     const saved = serializeWorkflow({

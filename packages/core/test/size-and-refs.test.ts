@@ -63,6 +63,13 @@ describe("media refs", () => {
     expect(parseMediaRef("m1|u1/w1/1700-abc.png|n1|imageUrl|image")).toEqual(ref);
   });
 
+  it("joins a ref given as a list of parts", () => {
+    expect(formatMediaRef(["m1", "u1/w1/f.png", "n1", "imageUrl", "image"])).toBe(
+      "m1|u1/w1/f.png|n1|imageUrl|image",
+    );
+    expect(() => formatMediaRef(["m1", "path"])).toThrow("A media ref has 5 parts, got 2");
+  });
+
   it("rejects malformed refs", () => {
     expect(parseMediaRef("a|b|c")).toBeNull();
     expect(parseMediaRef("a|b|c|d|e|f")).toBeNull();

@@ -70,6 +70,15 @@ describe("validateUpload (SPEC §5)", () => {
     );
   });
 
+  it("accepts '3D' and 'model' as the 3D kind", () => {
+    expect(
+      validateUpload({ name: "a.glb", type: "application/octet-stream", size: 10 }, "model"),
+    ).toBeNull();
+    expect(validateUpload({ name: "a.png", type: "image/png", size: 10 }, "model")).toBe(
+      'File extension "png" is not valid for 3d. Expected: glb, gltf',
+    );
+  });
+
   it("reads the extension after the last dot of the base name", () => {
     expect(fileExtension("archive.tar.GZ")).toBe("gz");
     expect(fileExtension("../../etc/passwd")).toBe("");

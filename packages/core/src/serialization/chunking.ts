@@ -11,6 +11,7 @@ export const CHUNK_TYPES = ["nodes", "edges", "metadata"] as const;
 export type ChunkType = (typeof CHUNK_TYPES)[number];
 
 export interface WorkflowChunk {
+  workflow_id: string | null;
   chunk_index: number;
   chunk_type: ChunkType;
   /** JSON text of the chunk's payload. */
@@ -19,6 +20,8 @@ export interface WorkflowChunk {
 }
 
 export interface ChunkOptions {
+  /** Defaults to `metadata.id` of the workflow. */
+  workflowId?: string | null;
   maxChunkBytes?: number;
   nodesPerChunk?: number;
 }
@@ -38,9 +41,20 @@ type EdgePayload = { edges: SavedEdge[] };
 
 const WRAPPER_BYTES = utf8ByteLength('{"nodes":[]}');
 
-function chunk(index: number, type: ChunkType, payload: unknown): WorkflowChunk {
+function chunk(
+  workflowId: string | null,
+  index: number,
+  type: ChunkType,
+  payload: unknown,
+): WorkflowChunk {
   const data = JSON.stringify(payload);
-  return { chunk_index: index, chunk_type: type, data, size_bytes: utf8ByteLength(data) };
+  return {
+    workflow_id: workflowId,
+    chunk_index: index,
+    chunk_type: type,
+    data,
+    size_bytes: utf8ByteLength(data),
+  };
 }
 
 /** Cuts one node's JSON into parts whose chunk text stays within the limit. */
@@ -114,9 +128,10 @@ export function chunkWorkflow(saved: SavedWorkflow, options: ChunkOptions = {}):
     workflow: rest,
     counts: { nodes: saved.nodes.length, edges: saved.edges.length, chunks: body.length + 1 },
   };
+  const workflowId = options.workflowId ?? saved.metadata?.id ?? null;
   return [
-    chunk(0, "metadata", metadata),
-    ...body.map((entry, index) => chunk(index + 1, entry.type, entry.payload)),
+    chunk(workflowId, 0, "metadata", metadata),
+    ...body.map((entry, index) => chunk(workflowId, index + 1, entry.type, entry.payload)),
   ];
 }
 

@@ -20,13 +20,21 @@ export function parseMediaRef(ref: string): MediaRef | null {
   return { id, path, nodeId, outputKey, type };
 }
 
-/** Joins the parts of a media ref; throws when a part is empty or contains "|". */
-export function formatMediaRef(ref: MediaRef): string {
-  for (const field of FIELDS) {
-    const part = ref[field];
-    if (typeof part !== "string" || part.length === 0 || part.includes(SEPARATOR)) {
-      throw new Error(`Invalid media ref ${field}: ${JSON.stringify(part)}`);
-    }
+/**
+ * Joins the parts of a media ref, given as an object or as [id, path, nodeId, outputKey,
+ * type]; throws when a part is missing, empty or contains "|".
+ */
+export function formatMediaRef(parts: MediaRef | readonly string[]): string {
+  if (Array.isArray(parts) && parts.length !== FIELDS.length) {
+    throw new Error(`A media ref has ${FIELDS.length} parts, got ${parts.length}`);
   }
-  return FIELDS.map((field) => ref[field]).join(SEPARATOR);
+  const values = Array.isArray(parts)
+    ? [...parts]
+    : FIELDS.map((field) => (parts as MediaRef)[field]);
+  values.forEach((part, index) => {
+    if (typeof part !== "string" || part.length === 0 || part.includes(SEPARATOR)) {
+      throw new Error(`Invalid media ref ${FIELDS[index]}: ${JSON.stringify(part)}`);
+    }
+  });
+  return values.join(SEPARATOR);
 }

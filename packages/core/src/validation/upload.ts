@@ -79,6 +79,12 @@ export function fileExtension(name: string): string {
   return dot > 0 ? base.slice(dot + 1).toLowerCase() : "";
 }
 
+/** Accepts "3D" and "model" for 3D, and any letter case. */
+function normalizeKind(kind: string): MediaKind {
+  const lower = kind.toLowerCase();
+  return (lower === "model" ? "3d" : lower) as MediaKind;
+}
+
 /** The kinds an extension can belong to (webm and ogg are both video and audio). */
 export function kindsOfExtension(extension: string): MediaKind[] {
   return MEDIA_KINDS.filter((kind) => ALLOWED_EXTENSIONS[kind].includes(extension.toLowerCase()));
@@ -88,7 +94,11 @@ export function kindsOfExtension(extension: string): MediaKind[] {
  * Checks size, extension and MIME type of an upload (SPEC §5), and when a kind is declared,
  * that both match it. Returns null when the file is acceptable, else the SPEC message.
  */
-export function validateUpload(file: UploadCandidate, kind?: MediaKind): string | null {
+export function validateUpload(
+  file: UploadCandidate,
+  declaredKind?: MediaKind | "model",
+): string | null {
+  const kind = declaredKind ? normalizeKind(declaredKind) : undefined;
   if (file.size > LIMITS.upload.maxFileBytes) return UPLOAD_MESSAGES.tooLarge;
   const extension = fileExtension(file.name);
   if (!ALL_EXTENSIONS.includes(extension)) return UPLOAD_MESSAGES.extensionNotAllowed(extension);
