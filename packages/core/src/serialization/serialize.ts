@@ -157,11 +157,42 @@ export function workflowStats(nodes: readonly { type?: string }[], edgeCount: nu
   };
 }
 
-/** The saved form of SPEC §3: version "1.0.0", timestamp, nodes, edges, metadata (+ viewport, manifest). */
+/**
+ * The saved form of SPEC §3: version "1.0.0", timestamp, nodes, edges, metadata (+ viewport,
+ * manifest). Takes a document, or the positional form `(nodes, edges, metadata?, viewport?)`.
+ */
 export function serializeWorkflow(
   document: WorkflowDocument,
-  options: SerializeOptions = {},
+  options?: SerializeOptions,
+): SavedWorkflow;
+export function serializeWorkflow(
+  nodes: readonly EditorNode[],
+  edges: readonly EditorEdge[],
+  metadata?: Partial<WorkflowMetadata>,
+  viewport?: Viewport,
+): SavedWorkflow;
+export function serializeWorkflow(
+  first: WorkflowDocument | readonly EditorNode[],
+  second?: SerializeOptions | readonly EditorEdge[],
+  metadata?: Partial<WorkflowMetadata>,
+  viewport?: Viewport,
 ): SavedWorkflow {
+  if (!Array.isArray(first)) {
+    return serializeDocument(
+      first as WorkflowDocument,
+      (second as SerializeOptions | undefined) ?? {},
+    );
+  }
+  const document: WorkflowDocument = {
+    nodes: first,
+    edges: (second as readonly EditorEdge[] | undefined) ?? [],
+  };
+  if (metadata) document.metadata = metadata;
+  if (viewport) document.viewport = viewport;
+  return serializeDocument(document, {});
+}
+
+function serializeDocument(document: WorkflowDocument, options: SerializeOptions): SavedWorkflow {
   const now = options.now ?? Date.now();
   const nodes = document.nodes.map(serializeNode);
   const edges = document.edges.map(serializeEdge);
