@@ -114,6 +114,13 @@ describe("node-type catalogue", () => {
     expect(getNodeDefinition("no-such-node")).toBeUndefined();
   });
 
+  it("uses exactly the input types SPEC §3 names for catalogue inputs", () => {
+    const used = new Set(
+      definitions.flatMap((definition) => definition.inputs.map((port) => port.type)),
+    );
+    expect([...used].sort()).toEqual([...CATALOGUE_INPUT_TYPES].sort());
+  });
+
   it("uses SPEC's display names where it gives them", () => {
     expect(getNodeDefinition("veo-video")?.displayName).toBe("Veo 2");
     expect(getNodeDefinition("veo3-video")?.displayName).toBe("Veo 3");

@@ -15,6 +15,9 @@ const node = (
   type: string,
   data: Record<string, unknown> = {},
 ): ConnectionGraphNode => ({ id, type, data });
+/** A generator that has already produced an image. */
+const rendered = (id: string, type = "flux-pro") =>
+  node(id, type, { outputs: { imageUrl: "https://cdn.example/a.png" } });
 
 function graph(
   nodes: ConnectionGraphNode[],
@@ -26,7 +29,7 @@ function graph(
 describe("validateConnection (SPEC §5)", () => {
   const base = graph([
     textNode("t"),
-    node("img", "flux-pro"),
+    rendered("img"),
     node("vid", "kling-video"),
     node("gpt", "gpt-image"),
   ]);
@@ -125,7 +128,7 @@ describe("validateConnection (SPEC §5)", () => {
   });
 
   it("lets 'any' ports take every type", () => {
-    const g = graph([node("img", "flux-pro"), node("util", "utility")]);
+    const g = graph([rendered("img"), node("util", "utility")]);
     expect(
       validateConnection(g, {
         source: "img",
@@ -158,7 +161,7 @@ describe("validateConnection (SPEC §5)", () => {
     ["gpt-image", 5],
     ["runway-image", 3],
   ] as const)("lets %s's image input take %i connections and no more", (type, max) => {
-    const sources = Array.from({ length: max + 1 }, (_, index) => node(`s${index}`, "flux-pro"));
+    const sources = Array.from({ length: max + 1 }, (_, index) => rendered(`s${index}`));
     const edges = sources.slice(0, max - 1).map((source) => ({
       source: source.id,
       sourceHandle: "image",
@@ -232,9 +235,31 @@ describe("validateConnection (SPEC §5)", () => {
     ).toEqual({ ok: true });
   });
 
+  it("silently refuses a generator that has no output and could not make one yet", () => {
+    const empty = graph([node("img", "imagen"), node("vid", "kling-video")]);
+    const connection = {
+      source: "img",
+      sourceHandle: "image",
+      target: "vid",
+      targetHandle: "image",
+    };
+    expect(validateConnection(empty, connection)).toEqual({ ok: false, message: null });
+    // Once its required prompt is fed (by a wire or typed in), a run will fill it.
+    const wired = graph(
+      [textNode("t"), node("img", "imagen"), node("vid", "kling-video")],
+      [{ source: "t", sourceHandle: "text", target: "img", targetHandle: "prompt" }],
+    );
+    expect(validateConnection(wired, connection)).toEqual({ ok: true });
+    const typed = graph([
+      node("img", "imagen", { inputValues: { prompt: { value: "a fox" } } }),
+      node("vid", "kling-video"),
+    ]);
+    expect(validateConnection(typed, connection)).toEqual({ ok: true });
+  });
+
   it("refuses a duplicate or a self-connection silently", () => {
     const g = graph(
-      [node("img", "flux-pro"), node("c", "container")],
+      [rendered("img"), node("c", "container")],
       [{ source: "img", sourceHandle: "image", target: "c", targetHandle: "media" }],
     );
     expect(

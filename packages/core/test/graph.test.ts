@@ -64,6 +64,16 @@ describe("duplicateNodes", () => {
     expect(nodes[0]?.data.status).toBe("processing");
   });
 
+  it("keeps an error status but drops the error text, and makes ids on its own", () => {
+    const failed = box("f", 0, 0, 100, 50, {
+      data: { status: "error", error: "Generation failed" },
+    });
+    const result = duplicateNodes([failed], []);
+    expect(result.nodes[0]?.data).toEqual({ status: "error" });
+    expect(result.nodes[0]?.id).not.toBe("f");
+    expect(duplicateNodes([failed], []).nodes[0]?.id).not.toBe(result.nodes[0]?.id);
+  });
+
   it("keeps children in place relative to a copied parent", () => {
     const nodes = [
       box("g", 0, 0, 400, 300, { type: "group" }),
@@ -148,6 +158,12 @@ describe("groups", () => {
       ["a", "g", { x: 20, y: 100 }],
       ["b", "g", { x: 220, y: 160 }],
     ]);
+  });
+
+  it("picks an id and the first free colour when not given", () => {
+    const result = groupNodes([box("a", 0, 0)]);
+    expect(result?.group.id).toMatch(/^group-/);
+    expect(result?.group.data.color).toBe(GROUP_COLORS[0]);
   });
 
   it("ignores nodes already in a group, and returns null when none is left", () => {

@@ -75,8 +75,12 @@ describe("validateUpload (SPEC §5)", () => {
       validateUpload({ name: "a.glb", type: "application/octet-stream", size: 10 }, "model"),
     ).toBeNull();
     expect(validateUpload({ name: "a.png", type: "image/png", size: 10 }, "model")).toBe(
-      'File extension "png" is not valid for 3d. Expected: glb, gltf',
+      'File extension "png" is not valid for model. Expected: glb, gltf',
     );
+  });
+
+  it("treats an unknown kind as none", () => {
+    expect(validateUpload({ name: "a.png", type: "image/png", size: 10 }, "document")).toBeNull();
   });
 
   it("reads the extension after the last dot of the base name", () => {

@@ -165,6 +165,25 @@ describe("recoverWorkflow", () => {
   });
 });
 
+describe("recovery and parsing details", () => {
+  it("keeps a node that has an id but no type, as a default node", () => {
+    const recovered = recoverWorkflow({ version: "1.0.0", nodes: [{ id: "a" }], edges: [] });
+    expect(recovered.nodes).toEqual([
+      { id: "a", type: "default", position: { x: 0, y: 0 }, data: {} },
+    ]);
+  });
+
+  it("assertValidWorkflow hands back valid data", () => {
+    const data = valid();
+    expect(assertValidWorkflow(data)).toBe(data);
+  });
+
+  it("parseWorkflowFile also takes already-parsed JSON", () => {
+    expect(parseWorkflowFile(valid())).toEqual(valid());
+    expect(() => parseWorkflowFile({ nodes: [] })).toThrow("Invalid workflow file format");
+  });
+});
+
 describe("parseWorkflowFile", () => {
   it("returns the parsed workflow", () => {
     expect(parseWorkflowFile(JSON.stringify(valid()))).toEqual(valid());

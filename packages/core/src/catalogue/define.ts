@@ -32,6 +32,8 @@ export function output(id: string, label: string, type: PortType): OutputPortDef
 
 /** The prompt input of a generator: a text port that a text node feeds. */
 export const promptInput = (required = true) => input("prompt", "Prompt", "text", { required });
+/** A number port that overrides the seed parameter when connected. */
+export const seedInput = () => input("seed", "Seed", "number");
 export const imageInput = (options: InputOptions = {}) => input("image", "Image", "image", options);
 export const referenceImagesInput = (max?: number) =>
   input(

@@ -15,6 +15,7 @@ import {
   promptInput,
   referenceImagesInput,
   seed,
+  seedInput,
 } from "./define.ts";
 import type { NodeDefinition } from "./types.ts";
 
@@ -119,7 +120,7 @@ export const imageNodes: NodeDefinition[] = [
     type: "flux-kontext",
     displayName: "FLUX.1 Kontext",
     description: "Black Forest Labs FLUX.1 Kontext: edit an image with words, or generate.",
-    inputs: [promptInput(), imageInput(), referenceImagesInput()],
+    inputs: [promptInput(), imageInput(), referenceImagesInput(), seedInput()],
     params: params({
       prompt: prompt(),
       model: choice(["pro", "max"], "pro", "Model"),
@@ -148,7 +149,7 @@ export const imageNodes: NodeDefinition[] = [
     type: "flux-pro",
     displayName: "FLUX1.1 [pro]",
     description: "Black Forest Labs FLUX1.1 [pro] and [pro] ultra text to image.",
-    inputs: [promptInput(), imageInput()],
+    inputs: [promptInput(), imageInput(), seedInput()],
     params: params({
       prompt: prompt(),
       model: choice(["v1.1", "v1.1-ultra"], "v1.1", "Model"),

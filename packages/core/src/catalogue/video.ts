@@ -11,6 +11,7 @@ import {
   promptInput,
   referenceImagesInput,
   seed,
+  seedInput,
   text,
   videoOutputs,
 } from "./define.ts";
@@ -31,7 +32,7 @@ export const videoNodes: NodeDefinition[] = [
     type: "video",
     displayName: "Video",
     description: "General video generator: text or a start image to video (Veo 3.1 Fast).",
-    inputs: [promptInput(), imageInput()],
+    inputs: [promptInput(), imageInput(), seedInput()],
     params: params({
       prompt: prompt(),
       aspectRatio: choice(PORTRAIT_LANDSCAPE, "16:9", "Aspect ratio"),

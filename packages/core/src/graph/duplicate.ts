@@ -6,7 +6,6 @@ function resetRunState(data: Record<string, unknown>): Record<string, unknown> {
   const copy: Record<string, unknown> = { ...data };
   if (copy.status === "processing") copy.status = "idle";
   delete copy.error;
-  if (copy.status === "error") copy.status = "idle";
   if (Array.isArray(copy.ports)) {
     copy.ports = copy.ports.map((port: Record<string, unknown>) => {
       const { error: _error, ...rest } = port;
@@ -16,6 +15,13 @@ function resetRunState(data: Record<string, unknown>): Record<string, unknown> {
   return copy;
 }
 
+let copyCounter = 0;
+/** A fresh id for a copy when the caller does not bring its own id factory. */
+function defaultCopyId(original: string): string {
+  copyCounter += 1;
+  return `${original}-copy-${Date.now().toString(36)}-${copyCounter}`;
+}
+
 /**
  * Copies nodes at +50/+50 with fresh ids, run state reset; edges between copied nodes and
  * parent links inside the copied set are carried over. Copies come selected.
@@ -23,7 +29,7 @@ function resetRunState(data: Record<string, unknown>): Record<string, unknown> {
 export function duplicateNodes<N extends GraphNode, E extends GraphEdge>(
   nodes: readonly N[],
   edges: readonly E[],
-  newId: (original: string) => string,
+  newId: (original: string) => string = defaultCopyId,
 ): { nodes: N[]; edges: E[]; idMap: Map<string, string> } {
   const offset = LIMITS.layout.duplicateOffset;
   const idMap = new Map(nodes.map((node) => [node.id, newId(node.id)]));

@@ -51,10 +51,12 @@ export interface GroupResult<N extends GraphNode> {
  */
 export function groupNodes<N extends GraphNode>(
   nodes: readonly N[],
-  options: { id: string; color: string; title?: string },
+  options: { id?: string; color?: string; title?: string } = {},
 ): GroupResult<N> | null {
   const members = nodes.filter((node) => !isGrouped(node) && node.type !== "group");
   if (members.length === 0) return null;
+  const id = options.id ?? `group-${Date.now().toString(36)}-${members.length}`;
+  const color = options.color ?? pickGroupColor([]);
   const { groupPadding: padding, groupHeader: header } = LIMITS.layout;
   const left = Math.min(...members.map((node) => node.position.x));
   const top = Math.min(...members.map((node) => node.position.y));
@@ -64,18 +66,18 @@ export function groupNodes<N extends GraphNode>(
   const width = right - left + padding * 2;
   const height = bottom - top + padding * 2 + header;
   const group = {
-    id: options.id,
+    id,
     type: "group",
     position,
     width,
     height,
     style: { width, height },
-    data: { label: options.title ?? "Group", color: options.color },
+    data: { label: options.title ?? "Group", color },
     selected: true,
   } as unknown as N;
   const children = members.map((node) => ({
     ...node,
-    parentId: options.id,
+    parentId: id,
     extent: "parent",
     position: { x: node.position.x - position.x, y: node.position.y - position.y },
     selected: false,

@@ -14,7 +14,10 @@ export interface WorkflowChunk {
   workflow_id: string | null;
   chunk_index: number;
   chunk_type: ChunkType;
-  /** JSON text of the chunk's payload. */
+  /**
+   * JSON text: an array of saved nodes or edges, `{ part, text }` for one piece of a node
+   * too large for a chunk, or `{ workflow, counts }` for the metadata chunk.
+   */
   data: string;
   size_bytes: number;
 }
@@ -34,12 +37,11 @@ interface MetadataPayload {
   workflow: Omit<SavedWorkflow, "nodes" | "edges">;
   counts: { nodes: number; edges: number; chunks: number };
 }
-type NodePayload =
-  | { nodes: SavedNode[] }
-  | { part: { index: number; count: number }; text: string };
-type EdgePayload = { edges: SavedEdge[] };
+type NodePayload = SavedNode[] | { part: { index: number; count: number }; text: string };
+type EdgePayload = SavedEdge[];
 
-const WRAPPER_BYTES = utf8ByteLength('{"nodes":[]}');
+/** The brackets of a JSON array. */
+const WRAPPER_BYTES = 2;
 
 function chunk(
   workflowId: string | null,
@@ -85,7 +87,7 @@ export function chunkWorkflow(saved: SavedWorkflow, options: ChunkOptions = {}):
   let group: SavedNode[] = [];
   let groupBytes = WRAPPER_BYTES;
   const flush = () => {
-    if (group.length > 0) body.push({ type: "nodes", payload: { nodes: group } });
+    if (group.length > 0) body.push({ type: "nodes", payload: group });
     group = [];
     groupBytes = WRAPPER_BYTES;
   };
@@ -110,18 +112,18 @@ export function chunkWorkflow(saved: SavedWorkflow, options: ChunkOptions = {}):
   flush();
 
   let edges: SavedEdge[] = [];
-  let edgeBytes = utf8ByteLength('{"edges":[]}');
+  let edgeBytes = WRAPPER_BYTES;
   for (const edge of saved.edges) {
     const bytes = utf8ByteLength(JSON.stringify(edge)) + 1;
     if (edges.length > 0 && edgeBytes + bytes > maxBytes) {
-      body.push({ type: "edges", payload: { edges } });
+      body.push({ type: "edges", payload: edges });
       edges = [];
-      edgeBytes = utf8ByteLength('{"edges":[]}');
+      edgeBytes = WRAPPER_BYTES;
     }
     edges.push(edge);
     edgeBytes += bytes;
   }
-  if (edges.length > 0) body.push({ type: "edges", payload: { edges } });
+  if (edges.length > 0) body.push({ type: "edges", payload: edges });
 
   const { nodes: _nodes, edges: _edges, ...rest } = saved;
   const metadata: MetadataPayload = {
@@ -176,8 +178,8 @@ export function assembleChunks(
   for (const entry of sorted) {
     if (entry.chunk_type === "nodes") {
       const payload = JSON.parse(entry.data) as NodePayload;
-      if ("nodes" in payload) {
-        nodes.push(...payload.nodes);
+      if (Array.isArray(payload)) {
+        nodes.push(...payload);
         continue;
       }
       if (payload.part.index !== expectedPart) {
@@ -194,7 +196,7 @@ export function assembleChunks(
         expectedPart = 0;
       }
     } else if (entry.chunk_type === "edges") {
-      edges.push(...(JSON.parse(entry.data) as EdgePayload).edges);
+      edges.push(...(JSON.parse(entry.data) as EdgePayload));
     }
   }
 

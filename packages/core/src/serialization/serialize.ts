@@ -1,4 +1,6 @@
+import { getNodeDefinition } from "../catalogue/registry.ts";
 import { LIMITS } from "../limits.ts";
+import type { PortType } from "../ports/index.ts";
 import { migrateWorkflow } from "../schema/migrations.ts";
 import {
   type MediaManifestEntry,
@@ -116,37 +118,51 @@ function defined<T extends object>(target: T, extra: Record<string, unknown>): T
   return target;
 }
 
+/** Every saved-node field of SPEC §3 is written; absent ones as null, false or {}. */
 export function serializeNode(node: EditorNode): SavedNode {
-  const saved = {
+  return {
     id: node.id,
     type: node.type ?? "default",
     position: { x: node.position.x, y: node.position.y },
     data: serializeNodeData(node.data ?? {}),
-    selected: false as const,
-    dragging: false as const,
+    width: node.width ?? node.measured?.width ?? null,
+    height: node.height ?? node.measured?.height ?? null,
+    parentId: node.parentId ?? null,
+    extent: node.extent ?? null,
+    expandParent: node.expandParent ?? false,
+    style: node.style ?? {},
+    selected: false,
+    dragging: false,
   };
-  return defined(saved, {
-    width: node.width ?? node.measured?.width,
-    height: node.height ?? node.measured?.height,
-    parentId: node.parentId,
-    extent: node.extent,
-    expandParent: node.expandParent,
-    style: node.style,
-  });
 }
 
-export function serializeEdge(edge: EditorEdge): SavedEdge {
-  return defined(
-    { id: edge.id, source: edge.source, target: edge.target },
-    {
-      sourceHandle: edge.sourceHandle,
-      targetHandle: edge.targetHandle,
-      type: edge.type,
-      animated: edge.animated,
-      style: edge.style,
-      data: edge.data,
-    },
-  ) as SavedEdge;
+/** The data type an edge carries: the type of its source port in the catalogue. */
+function sourcePortType(edge: EditorEdge, sourceType: string | undefined): PortType | undefined {
+  const definition = sourceType ? getNodeDefinition(sourceType) : undefined;
+  if (!definition) return undefined;
+  const port = edge.sourceHandle
+    ? definition.outputs.find((output) => output.id === edge.sourceHandle)
+    : definition.outputs.length === 1
+      ? definition.outputs[0]
+      : undefined;
+  return port?.type;
+}
+
+/** Every saved-edge field of SPEC §3, with `data.dataType` filled from the source port. */
+export function serializeEdge(edge: EditorEdge, sourceType?: string): SavedEdge {
+  const dataType =
+    (edge.data?.dataType as PortType | undefined) ?? sourcePortType(edge, sourceType);
+  return {
+    id: edge.id,
+    source: edge.source,
+    target: edge.target,
+    sourceHandle: edge.sourceHandle ?? null,
+    targetHandle: edge.targetHandle ?? null,
+    type: edge.type ?? "default",
+    animated: edge.animated ?? false,
+    style: edge.style ?? {},
+    data: dataType ? { ...edge.data, dataType } : { ...edge.data },
+  };
 }
 
 export function workflowStats(nodes: readonly { type?: string }[], edgeCount: number) {
@@ -195,7 +211,8 @@ export function serializeWorkflow(
 function serializeDocument(document: WorkflowDocument, options: SerializeOptions): SavedWorkflow {
   const now = options.now ?? Date.now();
   const nodes = document.nodes.map(serializeNode);
-  const edges = document.edges.map(serializeEdge);
+  const typeOf = new Map(document.nodes.map((node) => [node.id, node.type]));
+  const edges = document.edges.map((edge) => serializeEdge(edge, typeOf.get(edge.source)));
   const metadata: WorkflowMetadata = {
     ...document.metadata,
     name: document.metadata?.name ?? UNTITLED,

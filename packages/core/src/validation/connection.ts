@@ -41,6 +41,27 @@ export const CONNECTION_MESSAGES = {
     `This node can only accept up to ${max} ${type} connections...`,
 } as const;
 
+/**
+ * A node can produce content when it runs something and every required input is fed: by a
+ * connection, or by a value typed into the node (e.g. its prompt).
+ */
+function canProduceContent(
+  graph: ConnectionGraph,
+  node: ConnectionGraphNode,
+  inputs: readonly InputPortDefinition[],
+  runKind: string,
+): boolean {
+  if (runKind === "none") return false;
+  const typed = (node.data?.inputValues ?? {}) as Record<string, { value?: unknown } | undefined>;
+  return inputs
+    .filter((port) => port.required)
+    .every(
+      (port) =>
+        graph.edges.some((edge) => edge.target === node.id && edge.targetHandle === port.id) ||
+        hasOutputContent({ outputValues: typed }, port.id, "any"),
+    );
+}
+
 /** Output types whose connections wait for content (SPEC §5). */
 const CONTENT_GATED_TYPES = new Set(["text", "image", "video"]);
 
@@ -109,12 +130,12 @@ export function validateConnection(
   );
   if (duplicate) return { ok: false, message: null };
 
-  // A node that holds content but cannot make it (e.g. an empty text node) has nothing to
-  // send yet; generators are allowed because a run will fill them.
+  // A source with nothing to give yet is refused without a word: it holds no content and
+  // cannot make any when run (see docs/adr/0002-content-gated-connections.md).
   if (
     CONTENT_GATED_TYPES.has(sourcePort.type) &&
-    sourceDefinition.run.kind === "none" &&
-    !hasOutputContent(sourceNode.data, sourcePort.id, sourcePort.type)
+    !hasOutputContent(sourceNode.data, sourcePort.id, sourcePort.type) &&
+    !canProduceContent(graph, sourceNode, sourceDefinition.inputs, sourceDefinition.run.kind)
   ) {
     return { ok: false, message: null };
   }

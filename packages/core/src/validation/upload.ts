@@ -59,10 +59,10 @@ export const UPLOAD_MESSAGES = {
     `File extension "${extension}" is not allowed. Allowed extensions: ${ALL_EXTENSIONS.join(", ")}`,
   typeNotAllowed: (type: string) =>
     `File type "${type}" is not allowed. Allowed types: images, videos, audio, 3D models`,
-  extensionNotValidForKind: (extension: string, kind: MediaKind) =>
-    `File extension "${extension}" is not valid for ${kind}. Expected: ${ALLOWED_EXTENSIONS[kind].join(", ")}`,
-  mimeNotValidForKind: (type: string, kind: MediaKind) =>
-    `MIME type "${type}" is not valid for ${kind}`,
+  extensionNotValidForKind: (extension: string, kind: MediaKind, label: string = kind) =>
+    `File extension "${extension}" is not valid for ${label}. Expected: ${ALLOWED_EXTENSIONS[kind].join(", ")}`,
+  mimeNotValidForKind: (type: string, label: string) =>
+    `MIME type "${type}" is not valid for ${label}`,
 } as const;
 
 export interface UploadCandidate {
@@ -79,10 +79,13 @@ export function fileExtension(name: string): string {
   return dot > 0 ? base.slice(dot + 1).toLowerCase() : "";
 }
 
-/** Accepts "3D" and "model" for 3D, and any letter case. */
-function normalizeKind(kind: string): MediaKind {
+/** Accepts "3D" and "model" for 3D and any letter case; an unknown kind counts as none. */
+function normalizeKind(kind: string): MediaKind | undefined {
   const lower = kind.toLowerCase();
-  return (lower === "model" ? "3d" : lower) as MediaKind;
+  const normalized = lower === "model" ? "3d" : lower;
+  return (MEDIA_KINDS as readonly string[]).includes(normalized)
+    ? (normalized as MediaKind)
+    : undefined;
 }
 
 /** The kinds an extension can belong to (webm and ogg are both video and audio). */
@@ -94,22 +97,21 @@ export function kindsOfExtension(extension: string): MediaKind[] {
  * Checks size, extension and MIME type of an upload (SPEC §5), and when a kind is declared,
  * that both match it. Returns null when the file is acceptable, else the SPEC message.
  */
-export function validateUpload(
-  file: UploadCandidate,
-  declaredKind?: MediaKind | "model",
-): string | null {
+export function validateUpload(file: UploadCandidate, declaredKind?: string): string | null {
   const kind = declaredKind ? normalizeKind(declaredKind) : undefined;
   if (file.size > LIMITS.upload.maxFileBytes) return UPLOAD_MESSAGES.tooLarge;
   const extension = fileExtension(file.name);
   if (!ALL_EXTENSIONS.includes(extension)) return UPLOAD_MESSAGES.extensionNotAllowed(extension);
   const type = (file.type || "application/octet-stream").toLowerCase().split(";")[0]?.trim() ?? "";
   if (!ALL_MIME_TYPES.has(type)) return UPLOAD_MESSAGES.typeNotAllowed(type);
-  if (kind) {
+  if (kind && declaredKind) {
+    // Messages name the kind as the caller wrote it.
     if (!ALLOWED_EXTENSIONS[kind].includes(extension)) {
-      return UPLOAD_MESSAGES.extensionNotValidForKind(extension, kind);
+      return UPLOAD_MESSAGES.extensionNotValidForKind(extension, kind, declaredKind);
     }
-    if (!ALLOWED_MIME_TYPES[kind].includes(type))
-      return UPLOAD_MESSAGES.mimeNotValidForKind(type, kind);
+    if (!ALLOWED_MIME_TYPES[kind].includes(type)) {
+      return UPLOAD_MESSAGES.mimeNotValidForKind(type, declaredKind);
+    }
   }
   return null;
 }

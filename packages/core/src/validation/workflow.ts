@@ -74,10 +74,11 @@ export function validateWorkflow(data: unknown): WorkflowValidation {
   return { valid: errors.length === 0, errors, warnings };
 }
 
-/** Throws "Invalid workflow data: …" listing every problem when the data is not valid. */
-export function assertValidWorkflow(data: unknown): void {
+/** Throws "Invalid workflow data: …" listing every problem; returns the data when valid. */
+export function assertValidWorkflow<T>(data: T): T {
   const { valid, errors } = validateWorkflow(data);
   if (!valid) throw new Error(`Invalid workflow data: ${errors.join("; ")}`);
+  return data;
 }
 
 /**
@@ -95,12 +96,13 @@ export function recoverWorkflow(data: unknown): Record<string, unknown> & {
   const nodes: Record<string, unknown>[] = [];
   const ids = new Set<string>();
   for (const node of Array.isArray(source.nodes) ? source.nodes : []) {
-    if (!isRecord(node) || !isNonEmptyString(node.id) || !isNonEmptyString(node.type)) continue;
+    if (!isRecord(node) || !isNonEmptyString(node.id)) continue;
     if (ids.has(node.id)) continue;
     ids.add(node.id);
     const position = isRecord(node.position) ? node.position : {};
     nodes.push({
       ...node,
+      type: isNonEmptyString(node.type) ? node.type : "default",
       position: {
         x: isFiniteNumber(position.x) ? position.x : 0,
         y: isFiniteNumber(position.y) ? position.y : 0,
@@ -127,17 +129,19 @@ export function recoverWorkflow(data: unknown): Record<string, unknown> & {
 
 export const INVALID_WORKFLOW_FILE = "Invalid workflow file format";
 
-/** Parses an imported file: it must be JSON with version, nodes and edges. */
-export function parseWorkflowFile(text: string): Record<string, unknown> & {
+/** Parses an imported file (its text, or already-parsed JSON): it needs version, nodes and edges. */
+export function parseWorkflowFile(text: unknown): Record<string, unknown> & {
   version: unknown;
   nodes: unknown[];
   edges: unknown[];
 } {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new Error(INVALID_WORKFLOW_FILE);
+  let parsed: unknown = text;
+  if (typeof text === "string") {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new Error(INVALID_WORKFLOW_FILE);
+    }
   }
   if (
     !isRecord(parsed) ||
