@@ -1,5 +1,11 @@
 import { defineProject } from "vitest/config";
 
 export default defineProject({
-  test: { name: "server", include: ["test/**/*.test.ts"], environment: "node" },
+  test: {
+    name: "server",
+    include: ["test/**/*.test.ts"],
+    environment: "node",
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
 });

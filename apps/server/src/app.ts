@@ -1,20 +1,47 @@
 import { existsSync } from "node:fs";
+import multipart from "@fastify/multipart";
+import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance } from "fastify";
+import type { AppContext } from "./context.ts";
+import { registerErrorHandler } from "./http/errors.ts";
+import { authRoutes } from "./routes/auth.ts";
+import { folderRoutes } from "./routes/folders.ts";
+import { healthRoutes } from "./routes/health.ts";
+import { mediaRoutes } from "./routes/media.ts";
+import { workflowRoutes } from "./routes/workflows.ts";
 
 export interface AppOptions {
   /** Directory of the built web app to serve at "/", when present. */
   webRoot?: string;
-  logger?: boolean;
+  logger?: boolean | { level: string };
 }
 
-/** Builds the HTTP app. Routes of later issues register here. */
-export async function buildApp(options: AppOptions = {}): Promise<FastifyInstance> {
-  const app = Fastify({ logger: options.logger ?? false });
-  app.get("/api/health", async () => ({ ok: true }));
+/** The HTTP app: API routes on the shared context, plus the built web app when given. */
+export async function buildApp(
+  ctx: AppContext,
+  options: AppOptions = {},
+): Promise<FastifyInstance> {
+  const app = Fastify({ logger: options.logger ?? false, trustProxy: true });
+  registerErrorHandler(app);
+  await app.register(rateLimit, { global: false });
+  await app.register(multipart);
+
+  await app.register(async (api) => {
+    await healthRoutes(api, ctx);
+    await authRoutes(api, ctx);
+    await folderRoutes(api, ctx);
+    await workflowRoutes(api, ctx);
+    await mediaRoutes(api, ctx);
+  });
+
   if (options.webRoot && existsSync(options.webRoot)) {
-    await app.register(fastifyStatic, { root: options.webRoot, index: "index.html" });
-    // Client-side routes (/auth/callback) get the app shell; unknown API paths stay 404 JSON.
+    await app.register(fastifyStatic, {
+      root: options.webRoot,
+      index: "index.html",
+      wildcard: false,
+    });
+    // Client-side routes (/, /auth/callback) get the app shell; unknown API paths stay 404 JSON.
     app.setNotFoundHandler((request, reply) => {
       if (request.method === "GET" && !request.url.startsWith("/api/"))
         return reply.sendFile("index.html");

@@ -1,8 +1,5 @@
-import { fileURLToPath } from "node:url";
-import { buildApp } from "../app.ts";
+import { exitOnConfigError, startWeb } from "./web.ts";
 
-const port = Number.parseInt(process.env.PORT ?? "3000", 10);
-const webRoot = fileURLToPath(new URL("../../../web/dist", import.meta.url));
-
-const app = await buildApp({ webRoot, logger: true });
-await app.listen({ port, host: process.env.HOST ?? "0.0.0.0" });
+// The embedded default: one process serves the API and the web app (and, once the job
+// engine lands, runs the worker too). PGlite and files under DATA_DIR unless configured.
+startWeb().catch(exitOnConfigError);

@@ -1,0 +1,99 @@
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { genericOAuth } from "better-auth/plugins/generic-oauth";
+import { inArray, sql } from "drizzle-orm";
+import type { AppDb } from "../db/client.ts";
+import { account, session, user, verification } from "../db/schema.ts";
+import type { Config } from "../env.ts";
+
+/** Providers a user may pick, by Better Auth id, with the name users see. */
+export function configuredProviders(config: Config): Map<string, string> {
+  const providers = new Map<string, string>();
+  if (config.google) providers.set("google", "Google");
+  if (config.github) providers.set("github", "GitHub");
+  if (config.oidc) providers.set(config.oidc.providerId, config.oidc.name);
+  return providers;
+}
+
+/** The name shown for a provider that is not configured ("Google", "GitHub", "Okta"…). */
+export function providerDisplayName(id: string): string {
+  const known: Record<string, string> = {
+    google: "Google",
+    github: "GitHub",
+    oidc: "Single sign-on",
+  };
+  return known[id] ?? id.charAt(0).toUpperCase() + id.slice(1);
+}
+
+export function createAuth(config: Config, db: AppDb) {
+  const secure = config.publicUrl.startsWith("https://");
+  return betterAuth({
+    appName: "Atelier",
+    baseURL: config.publicUrl,
+    basePath: "/api/auth",
+    secret: config.authSecret,
+    trustedOrigins: config.trustedOrigins,
+    database: drizzleAdapter(db, {
+      provider: "pg",
+      schema: { user, session, account, verification },
+    }),
+    emailAndPassword: { enabled: true, minPasswordLength: 8 },
+    socialProviders: {
+      ...(config.google ? { google: { ...config.google } } : {}),
+      ...(config.github ? { github: { ...config.github } } : {}),
+    },
+    plugins: config.oidc
+      ? [
+          genericOAuth({
+            config: [
+              {
+                providerId: config.oidc.providerId,
+                name: config.oidc.name,
+                clientId: config.oidc.clientId,
+                clientSecret: config.oidc.clientSecret,
+                discoveryUrl: `${config.oidc.issuer}/.well-known/openid-configuration`,
+                scopes: ["openid", "profile", "email"],
+              },
+            ],
+          }),
+        ]
+      : [],
+    user: {
+      additionalFields: {
+        isAdmin: { type: "boolean", defaultValue: false, input: false, returned: false },
+      },
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          before: async (candidate) => ({
+            data: {
+              ...candidate,
+              isAdmin: config.adminEmails.includes(candidate.email.toLowerCase()),
+            },
+          }),
+        },
+      },
+    },
+    // Our own per-route limits apply (see http/auth-routes.ts); Better Auth's in-memory one
+    // would not be shared between web processes.
+    rateLimit: { enabled: false },
+    advanced: {
+      useSecureCookies: secure,
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure },
+    },
+    telemetry: { enabled: false },
+    logger: { level: "error" },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+/** Grants the admin flag to ADMIN_EMAILS accounts that exist already. */
+export async function promoteAdmins(db: AppDb, emails: readonly string[]): Promise<void> {
+  if (emails.length === 0) return;
+  await db
+    .update(user)
+    .set({ isAdmin: true })
+    .where(inArray(sql`lower(${user.email})`, [...emails]));
+}

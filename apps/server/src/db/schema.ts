@@ -1,0 +1,183 @@
+/**
+ * The database schema, identical on PGlite and PostgreSQL. Column names follow SPEC §3;
+ * the four auth tables are Better Auth's.
+ */
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+
+const createdAt = () =>
+  timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
+const updatedAt = () =>
+  timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
+
+export const user = pgTable("user", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  email: text("email").notNull().unique(),
+  emailVerified: boolean("email_verified").notNull().default(false),
+  image: text("image"),
+  isAdmin: boolean("is_admin").notNull().default(false),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const session = pgTable(
+  "session",
+  {
+    id: text("id").primaryKey(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    token: text("token").notNull().unique(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index("session_user_idx").on(table.userId)],
+);
+
+export const account = pgTable(
+  "account",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    providerId: text("provider_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    accessToken: text("access_token"),
+    refreshToken: text("refresh_token"),
+    idToken: text("id_token"),
+    accessTokenExpiresAt: timestamp("access_token_expires_at", {
+      withTimezone: true,
+      mode: "date",
+    }),
+    refreshTokenExpiresAt: timestamp("refresh_token_expires_at", {
+      withTimezone: true,
+      mode: "date",
+    }),
+    scope: text("scope"),
+    password: text("password"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index("account_user_idx").on(table.userId)],
+);
+
+export const verification = pgTable("verification", {
+  id: text("id").primaryKey(),
+  identifier: text("identifier").notNull(),
+  value: text("value").notNull(),
+  expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const folders = pgTable(
+  "folders",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [uniqueIndex("folders_user_name_idx").on(table.userId, sql`lower(${table.name})`)],
+);
+
+export const workflows = pgTable(
+  "workflows",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    description: text("description"),
+    /** The saved workflow as JSON text; null when it is stored in chunks. */
+    data: text("data"),
+    thumbnailUrl: text("thumbnail_url"),
+    isPublic: boolean("is_public").notNull().default(false),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    folderId: text("folder_id").references(() => folders.id, { onDelete: "set null" }),
+    mediaRefs: text("media_refs").array().notNull().default(sql`'{}'::text[]`),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    forkCount: integer("fork_count").notNull().default(0),
+    forkedFrom: text("forked_from"),
+    isTemplate: boolean("is_template").notNull().default(false),
+    isChunked: boolean("is_chunked").notNull().default(false),
+    chunkCount: integer("chunk_count").notNull().default(0),
+    dataSizeBytes: integer("data_size_bytes").notNull().default(0),
+  },
+  (table) => [
+    index("workflows_user_updated_idx").on(table.userId, table.updatedAt.desc()),
+    index("workflows_user_folder_idx").on(table.userId, table.folderId),
+  ],
+);
+
+export const workflowChunks = pgTable(
+  "workflow_chunks",
+  {
+    workflowId: text("workflow_id")
+      .notNull()
+      .references(() => workflows.id, { onDelete: "cascade" }),
+    chunkIndex: integer("chunk_index").notNull(),
+    chunkType: text("chunk_type", { enum: ["nodes", "edges", "metadata"] }).notNull(),
+    data: text("data").notNull(),
+    sizeBytes: integer("size_bytes").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.workflowId, table.chunkIndex] })],
+);
+
+/**
+ * Files in storage, one row per workflow that uses the file. `workflow_id` has no foreign
+ * key: a signed-out user's temporary workflow has no row. A file is removed from storage
+ * when the last row that names it goes.
+ */
+export const workflowMediaManifest = pgTable(
+  "workflow_media_manifest",
+  {
+    id: text("id").primaryKey(),
+    workflowId: text("workflow_id").notNull(),
+    nodeId: text("node_id"),
+    outputKey: text("output_key"),
+    /** Several rows may share a file: copies and forks reference it too. */
+    filePath: text("file_path").notNull(),
+    fileSize: bigint("file_size", { mode: "number" }).notNull(),
+    mimeType: text("mime_type").notNull(),
+    userId: text("user_id"),
+    uploadedAt: timestamp("uploaded_at", { withTimezone: true, mode: "date" })
+      .notNull()
+      .defaultNow(),
+  },
+  (table) => [
+    index("media_workflow_idx").on(table.workflowId),
+    index("media_user_idx").on(table.userId),
+    index("media_path_idx").on(table.filePath),
+  ],
+);
+
+export const schema = {
+  user,
+  session,
+  account,
+  verification,
+  folders,
+  workflows,
+  workflowChunks,
+  workflowMediaManifest,
+};

@@ -1,0 +1,32 @@
+import { fileURLToPath } from "node:url";
+import { buildApp } from "../app.ts";
+import { createContext } from "../context.ts";
+import { ConfigError, loadConfig } from "../env.ts";
+
+/** The web process: HTTP API and the built web app. Run any number behind a load balancer. */
+export async function startWeb() {
+  const config = loadConfig();
+  const ctx = await createContext(config);
+  const webRoot = fileURLToPath(new URL("../../../web/dist", import.meta.url));
+  const app = await buildApp(ctx, { webRoot, logger: { level: config.logLevel } });
+  app.addHook("onClose", () => ctx.close());
+  await app.listen({ port: config.port, host: config.host });
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      void app.close().then(() => process.exit(0));
+    });
+  }
+  return app;
+}
+
+export function exitOnConfigError(error: unknown): never {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(78);
+  }
+  throw error;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  startWeb().catch(exitOnConfigError);
+}

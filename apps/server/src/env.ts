@@ -1,0 +1,183 @@
+import { randomBytes } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { z } from "zod";
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => (value === "" ? undefined : value))
+  .optional();
+const list = z
+  .string()
+  .optional()
+  .transform((value) =>
+    (value ?? "")
+      .split(",")
+      .map((item) => item.trim())
+      .filter(Boolean),
+  );
+
+const zEnv = z.object({
+  PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  DATA_DIR: z.string().default("./data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+    .optional(),
+  S3_ENDPOINT: z.url().optional(),
+  S3_BUCKET: optionalText,
+  S3_REGION: z.string().default("us-east-1"),
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  S3_FORCE_PATH_STYLE: z.enum(["true", "false"]).default("true"),
+  AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  GOOGLE_CLIENT_ID: optionalText,
+  GOOGLE_CLIENT_SECRET: optionalText,
+  GITHUB_CLIENT_ID: optionalText,
+  GITHUB_CLIENT_SECRET: optionalText,
+  OIDC_ISSUER: z.url().optional(),
+  OIDC_CLIENT_ID: optionalText,
+  OIDC_CLIENT_SECRET: optionalText,
+  OIDC_PROVIDER_ID: z
+    .string()
+    .regex(/^[a-z0-9-]+$/, "use lower-case letters, digits and dashes")
+    .default("oidc"),
+  OIDC_NAME: z.string().default("Single sign-on"),
+  ADMIN_EMAILS: list,
+  TRUSTED_ORIGINS: list,
+  RATE_LIMIT_SIGN_IN_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  RATE_LIMIT_UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export interface OAuthClient {
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  s3: {
+    endpoint?: string;
+    bucket: string;
+    region: string;
+    accessKeyId: string;
+    secretAccessKey: string;
+    forcePathStyle: boolean;
+  } | null;
+  authSecret: string;
+  google: OAuthClient | null;
+  github: OAuthClient | null;
+  oidc: (OAuthClient & { issuer: string; providerId: string; name: string }) | null;
+  adminEmails: string[];
+  trustedOrigins: string[];
+  rateLimits: { signInPerMinute: number; uploadsPerMinute: number };
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Both halves of a pair, or neither; naming the missing variable. */
+function pair(env: z.infer<typeof zEnv>, id: "GOOGLE" | "GITHUB" | "OIDC"): OAuthClient | null {
+  const clientId = env[`${id}_CLIENT_ID`];
+  const clientSecret = env[`${id}_CLIENT_SECRET`];
+  if (!clientId && !clientSecret) return null;
+  if (!clientId)
+    throw new ConfigError(
+      `Invalid configuration: ${id}_CLIENT_ID is required when ${id}_CLIENT_SECRET is set`,
+    );
+  if (!clientSecret)
+    throw new ConfigError(
+      `Invalid configuration: ${id}_CLIENT_SECRET is required when ${id}_CLIENT_ID is set`,
+    );
+  return { clientId, clientSecret };
+}
+
+/** The auth secret from env, else the one kept in DATA_DIR, else a new one written there. */
+function authSecret(given: string | undefined, dataDir: string): string {
+  if (given) return given;
+  const file = join(dataDir, "auth-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("hex");
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return secret;
+}
+
+/**
+ * Reads and checks the configuration once at start-up. A bad value stops the process with
+ * a message that names the variable.
+ */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = zEnv.safeParse(source);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join(".")} — ${issue.message}`,
+    );
+    throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
+  }
+  const env = parsed.data;
+  const dataDir = resolve(env.DATA_DIR);
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, "");
+
+  const s3Values = [env.S3_BUCKET, env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY, env.S3_ENDPOINT];
+  let s3: Config["s3"] = null;
+  if (s3Values.some(Boolean)) {
+    for (const name of ["S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const) {
+      if (!env[name])
+        throw new ConfigError(
+          `Invalid configuration: ${name} is required when S3 storage is configured`,
+        );
+    }
+    s3 = {
+      ...(env.S3_ENDPOINT ? { endpoint: env.S3_ENDPOINT } : {}),
+      bucket: env.S3_BUCKET as string,
+      region: env.S3_REGION,
+      accessKeyId: env.S3_ACCESS_KEY_ID as string,
+      secretAccessKey: env.S3_SECRET_ACCESS_KEY as string,
+      forcePathStyle: env.S3_FORCE_PATH_STYLE === "true",
+    };
+  }
+
+  const oidcClient = pair(env, "OIDC");
+  if (oidcClient && !env.OIDC_ISSUER)
+    throw new ConfigError(
+      "Invalid configuration: OIDC_ISSUER is required when OIDC_CLIENT_ID is set",
+    );
+
+  return {
+    port: env.PORT,
+    host: env.HOST,
+    publicUrl,
+    dataDir,
+    databaseUrl: env.DATABASE_URL ?? null,
+    s3,
+    authSecret: authSecret(env.AUTH_SECRET, dataDir),
+    google: pair(env, "GOOGLE"),
+    github: pair(env, "GITHUB"),
+    oidc:
+      oidcClient && env.OIDC_ISSUER
+        ? {
+            ...oidcClient,
+            issuer: env.OIDC_ISSUER.replace(/\/$/, ""),
+            providerId: env.OIDC_PROVIDER_ID,
+            name: env.OIDC_NAME,
+          }
+        : null,
+    adminEmails: env.ADMIN_EMAILS.map((email) => email.toLowerCase()),
+    trustedOrigins: [publicUrl, ...env.TRUSTED_ORIGINS],
+    rateLimits: {
+      signInPerMinute: env.RATE_LIMIT_SIGN_IN_PER_MINUTE,
+      uploadsPerMinute: env.RATE_LIMIT_UPLOADS_PER_MINUTE,
+    },
+    logLevel: env.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,28 @@
+import type { SavedWorkflow, WorkflowRow, WorkflowSummary } from "@atelier/core";
+import type { WorkflowRecord } from "../commands/workflows.ts";
+
+/** A workflow row as the API shows it (SPEC §3 column names), without its data. */
+export function presentWorkflowSummary(row: WorkflowRecord): WorkflowSummary {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    thumbnail_url: row.thumbnailUrl,
+    is_public: row.isPublic,
+    user_id: row.userId,
+    folder_id: row.folderId,
+    media_refs: row.mediaRefs,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+    fork_count: row.forkCount,
+    forked_from: row.forkedFrom,
+    is_template: row.isTemplate,
+    is_chunked: row.isChunked,
+    chunk_count: row.chunkCount,
+    data_size_bytes: row.dataSizeBytes,
+  };
+}
+
+export function presentWorkflow(row: WorkflowRecord, data: SavedWorkflow | null): WorkflowRow {
+  return { ...presentWorkflowSummary(row), data };
+}

@@ -1,0 +1,93 @@
+import { eq } from "drizzle-orm";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { configuredProviders, providerDisplayName } from "../auth/auth.ts";
+import type { AppContext } from "../context.ts";
+import { user } from "../db/schema.ts";
+import { requireUser } from "../http/session.ts";
+
+/** SPEC §8's refusal for a provider that is not set up, naming the provider. */
+export const providerNotConfigured = (name: string) =>
+  `${name} sign-in is not configured. Please use email/password sign-in.`;
+
+function toFetchRequest(request: FastifyRequest, origin: string): Request {
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(key, item);
+  }
+  const body = request.body as Buffer | undefined;
+  const init: RequestInit = { method: request.method, headers };
+  if (body && body.length > 0 && request.method !== "GET" && request.method !== "HEAD")
+    init.body = new Uint8Array(body);
+  return new Request(new URL(request.url, origin), init);
+}
+
+async function sendFetchResponse(reply: FastifyReply, response: Response) {
+  reply.code(response.status);
+  response.headers.forEach((value, key) => {
+    if (key !== "set-cookie" && key !== "content-length") reply.header(key, value);
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) reply.header("set-cookie", cookies);
+  return reply.send(Buffer.from(await response.arrayBuffer()));
+}
+
+/**
+ * Better Auth under /api/auth/* (sign-up, sign-in, sign-out, session, OAuth callbacks),
+ * forwarded as Fetch requests with their raw bodies, plus our admin-status route.
+ */
+export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
+  app.get("/api/auth/admin-status", async (request) => {
+    const signedIn = await requireUser(ctx.auth, request);
+    // Read on every call, so a demotion takes effect at once.
+    const [row] = await ctx.database.db
+      .select({ isAdmin: user.isAdmin })
+      .from(user)
+      .where(eq(user.id, signedIn.id));
+    return { isAdmin: row?.isAdmin ?? false };
+  });
+
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser(
+      "*",
+      { parseAs: "buffer", bodyLimit: 1024 * 1024 },
+      (_request, body, done) => {
+        done(null, body);
+      },
+    );
+
+    const providers = configuredProviders(ctx.config);
+    const forward = async (request: FastifyRequest, reply: FastifyReply) => {
+      const path = request.url.split("?")[0] ?? "";
+      if (request.method === "POST" && path === "/api/auth/sign-in/social") {
+        const provider = readProvider(request.body as Buffer | undefined);
+        if (provider !== null && !providers.has(provider)) {
+          const message = providerNotConfigured(providerDisplayName(provider));
+          return reply.code(400).send({ error: message, message });
+        }
+      }
+      return sendFetchResponse(
+        reply,
+        await ctx.auth.handler(toFetchRequest(request, ctx.config.publicUrl)),
+      );
+    };
+
+    const limited = {
+      config: { rateLimit: { max: ctx.config.rateLimits.signInPerMinute, timeWindow: "1 minute" } },
+    };
+    scope.post("/api/auth/sign-in/*", limited, forward);
+    scope.post("/api/auth/sign-up/*", limited, forward);
+    scope.route({ method: ["GET", "POST"], url: "/api/auth/*", handler: forward });
+  });
+}
+
+function readProvider(body: Buffer | undefined): string | null {
+  if (!body) return null;
+  try {
+    const parsed = JSON.parse(body.toString("utf8")) as { provider?: unknown };
+    return typeof parsed.provider === "string" ? parsed.provider : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,115 @@
+import {
+  WORKFLOW_ERRORS,
+  zCreateWorkflowRequest,
+  zForkRequest,
+  zSaveWorkflowRequest,
+  zWorkflowListQuery,
+} from "@atelier/core";
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import {
+  copyWorkflow,
+  createWorkflow,
+  deleteWorkflow,
+  getOwnWorkflowRow,
+  getReadableWorkflow,
+  listWorkflows,
+  saveWorkflow,
+} from "../commands/workflows.ts";
+import type { AppContext } from "../context.ts";
+import { HttpError } from "../http/errors.ts";
+import { presentWorkflow, presentWorkflowSummary } from "../http/presenters.ts";
+import { requireUser } from "../http/session.ts";
+
+const zParams = z.object({ id: z.string().min(1).max(200) });
+/** Room for a 10 MB workflow plus JSON overhead; the SPEC's own limit is checked inside. */
+const WORKFLOW_BODY_LIMIT = 32 * 1024 * 1024;
+
+export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
+  const db = ctx.database.db;
+
+  app.get("/api/workflows", async (request) => {
+    const user = await requireUser(ctx.auth, request);
+    const { folderId } = zWorkflowListQuery.parse(request.query ?? {});
+    const rows = await listWorkflows(db, user.id, folderId);
+    return { workflows: rows.map(presentWorkflowSummary) };
+  });
+
+  app.post("/api/workflows", { bodyLimit: WORKFLOW_BODY_LIMIT }, async (request, reply) => {
+    const user = await requireUser(ctx.auth, request).catch(() => {
+      throw new HttpError(401, WORKFLOW_ERRORS.mustBeAuthenticatedToSave);
+    });
+    const body = zCreateWorkflowRequest.parse(request.body ?? {});
+    const { row, data } = await createWorkflow(db, user.id, body);
+    return reply.code(201).send({ workflow: presentWorkflow(row, data) });
+  });
+
+  app.get("/api/workflows/:id", async (request) => {
+    const user = await requireUser(ctx.auth, request);
+    const { id } = zParams.parse(request.params);
+    const { row, data } = await getReadableWorkflow(db, user.id, id);
+    return { workflow: presentWorkflow(row, data) };
+  });
+
+  app.put("/api/workflows/:id", { bodyLimit: WORKFLOW_BODY_LIMIT }, async (request) => {
+    const user = await requireUser(ctx.auth, request).catch(() => {
+      throw new HttpError(401, WORKFLOW_ERRORS.mustBeAuthenticatedToSave);
+    });
+    const { id } = zParams.parse(request.params);
+    const raw = (request.body ?? {}) as Record<string, unknown>;
+    const body = zSaveWorkflowRequest.parse(raw);
+    const { row, data } = await saveWorkflow(db, user.id, id, {
+      ...body,
+      folderIdGiven: "folderId" in raw,
+    });
+    return { workflow: presentWorkflow(row, data) };
+  });
+
+  app.delete("/api/workflows/:id", async (request) => {
+    const user = await requireUser(ctx.auth, request);
+    const { id } = zParams.parse(request.params);
+    await deleteWorkflow(db, ctx.store, user.id, id);
+    return { success: true };
+  });
+
+  app.post("/api/workflows/fork", async (request, reply) => {
+    const user = await requireUser(ctx.auth, request);
+    const { sourceWorkflowId, options } = zForkRequest.parse(request.body ?? {});
+    const fork = await copyWorkflow(db, user.id, sourceWorkflowId, {
+      ...options,
+      fork: true,
+    }).catch((error) => {
+      if (error instanceof HttpError) throw error;
+      request.log.error({ err: error }, "fork failed");
+      throw new HttpError(500, WORKFLOW_ERRORS.fork);
+    });
+    return reply.code(201).send({ workflowId: fork.id });
+  });
+
+  // Server-sent events: one "updated" event per committed change of the workflow.
+  app.get("/api/workflows/:id/events", async (request, reply) => {
+    const user = await requireUser(ctx.auth, request);
+    const { id } = zParams.parse(request.params);
+    const row = await getOwnWorkflowRow(db, user.id, id);
+    reply.hijack();
+    const stream = reply.raw;
+    stream.writeHead(200, {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache, no-transform",
+      connection: "keep-alive",
+      "x-accel-buffering": "no",
+    });
+    const send = (event: string, data: unknown) =>
+      stream.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    send("ready", { id, updated_at: row.updatedAt.toISOString() });
+    const unsubscribe = ctx.events.subscribe(id, (event) => {
+      if (event.userId !== user.id) return;
+      send(event.deleted ? "deleted" : "updated", { id: event.id, updated_at: event.updated_at });
+    });
+    const keepAlive = setInterval(() => stream.write(": keep-alive\n\n"), 15_000);
+    request.raw.on("close", () => {
+      clearInterval(keepAlive);
+      unsubscribe();
+    });
+  });
+}

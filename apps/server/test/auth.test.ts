@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TestClient } from "./helpers/client.ts";
+import { startTestServer, type TestServer } from "./helpers/server.ts";
+
+describe("sign-in (Better Auth at /api/auth/*)", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({
+      ADMIN_EMAILS: "boss@example.com",
+      GITHUB_CLIENT_ID: "gh-id",
+      GITHUB_CLIENT_SECRET: "gh-secret",
+    });
+  });
+  afterAll(() => server.close());
+
+  it("signs up, reads the session, signs out and in again", async () => {
+    const client = new TestClient(server.url);
+    const response = await client.raw("POST", "/api/auth/sign-up/email", {
+      body: JSON.stringify({
+        email: "ada@example.com",
+        password: "correct horse battery",
+        name: "Ada",
+      }),
+      headers: { "content-type": "application/json", origin: server.url },
+    });
+    expect(response.status).toBe(200);
+    const cookie = response.headers
+      .getSetCookie()
+      .find((line) => line.startsWith("better-auth.session_token="));
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect(cookie).not.toMatch(/Secure/i);
+
+    const session = await client.json<{ user: { email: string } }>("GET", "/api/auth/get-session");
+    expect(session.body.user.email).toBe("ada@example.com");
+
+    expect((await client.json("POST", "/api/auth/sign-out", {})).status).toBe(200);
+    expect((await client.json("GET", "/api/auth/get-session")).body).toBeNull();
+
+    expect((await client.signIn("ada@example.com", "wrong password")).status).toBe(401);
+    expect((await client.signIn("ada@example.com")).status).toBe(200);
+    expect(
+      (await client.json<{ user: { email: string } }>("GET", "/api/auth/get-session")).body.user
+        .email,
+    ).toBe("ada@example.com");
+  });
+
+  it("answers SPEC's message for a provider that is not configured, naming it", async () => {
+    const client = new TestClient(server.url);
+    const google = await client.json("POST", "/api/auth/sign-in/social", {
+      provider: "google",
+      callbackURL: "/auth/callback",
+    });
+    expect(google.status).toBe(400);
+    expect(google.body).toMatchObject({
+      error: "Google sign-in is not configured. Please use email/password sign-in.",
+    });
+    const okta = await client.json("POST", "/api/auth/sign-in/social", {
+      provider: "okta",
+      callbackURL: "/auth/callback",
+    });
+    expect(okta.body).toMatchObject({
+      error: "Okta sign-in is not configured. Please use email/password sign-in.",
+    });
+    // A configured provider starts its redirect, back to {origin}/auth/callback.
+    const github = await client.json<{ url: string }>("POST", "/api/auth/sign-in/social", {
+      provider: "github",
+      callbackURL: `${server.url}/auth/callback`,
+    });
+    expect(github.status).toBe(200);
+    expect(new URL(github.body.url).hostname).toBe("github.com");
+    expect(new URL(github.body.url).searchParams.get("redirect_uri")).toBe(
+      `${server.url}/api/auth/callback/github`,
+    );
+  });
+
+  it("reports the admin flag from the database on every call", async () => {
+    const anonymous = new TestClient(server.url);
+    expect((await anonymous.json("GET", "/api/auth/admin-status")).status).toBe(401);
+
+    const boss = new TestClient(server.url);
+    const { user } = await boss.signUp("Boss@Example.com");
+    expect((await boss.json("GET", "/api/auth/admin-status")).body).toEqual({ isAdmin: true });
+    const worker = new TestClient(server.url);
+    await worker.signUp("worker@example.com");
+    expect((await worker.json("GET", "/api/auth/admin-status")).body).toEqual({ isAdmin: false });
+
+    // A demotion takes effect at once: no cache on the server.
+    const { user: userTable } = await import("../src/db/schema.ts");
+    const { eq } = await import("drizzle-orm");
+    await server.ctx.database.db
+      .update(userTable)
+      .set({ isAdmin: false })
+      .where(eq(userTable.id, user.id));
+    expect((await boss.json("GET", "/api/auth/admin-status")).body).toEqual({ isAdmin: false });
+  });
+
+  it("does not let a user make themselves admin at sign-up", async () => {
+    const client = new TestClient(server.url);
+    const result = await client.json("POST", "/api/auth/sign-up/email", {
+      email: "sneaky@example.com",
+      password: "correct horse battery",
+      name: "Sneaky",
+      isAdmin: true,
+    });
+    if (result.status === 200)
+      expect((await client.json("GET", "/api/auth/admin-status")).body).toEqual({ isAdmin: false });
+    else expect(result.status).toBe(400);
+  });
+});
+
+describe("sign-in rate limit", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ RATE_LIMIT_SIGN_IN_PER_MINUTE: "3" });
+  });
+  afterAll(() => server.close());
+
+  it("answers 429 after too many sign-in attempts from one address", async () => {
+    const client = new TestClient(server.url);
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 4; attempt++)
+      statuses.push((await client.signIn("nobody@example.com")).status);
+    expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
+    expect(statuses[3]).toBe(429);
+  });
+});
