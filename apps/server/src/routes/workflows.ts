@@ -1,4 +1,5 @@
 import {
+  validateWorkflow,
   WORKFLOW_ERRORS,
   zCreateWorkflowRequest,
   zForkRequest,
@@ -22,6 +23,13 @@ import { presentWorkflow, presentWorkflowSummary } from "../http/presenters.ts";
 import { requireUser } from "../http/session.ts";
 
 const zParams = z.object({ id: z.string().min(1).max(200) });
+
+/** SPEC §5's structural check first, so broken data gets "Invalid workflow data: …". */
+function checkWorkflowData(body: unknown): void {
+  const data = (body as { data?: unknown } | null)?.data;
+  const { valid, errors } = validateWorkflow(data);
+  if (!valid) throw new HttpError(400, `Invalid workflow data: ${errors.join("; ")}`);
+}
 /** Room for a 10 MB workflow plus JSON overhead; the SPEC's own limit is checked inside. */
 const WORKFLOW_BODY_LIMIT = 32 * 1024 * 1024;
 
@@ -39,6 +47,7 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
     const user = await requireUser(ctx.auth, request).catch(() => {
       throw new HttpError(401, WORKFLOW_ERRORS.mustBeAuthenticatedToSave);
     });
+    checkWorkflowData(request.body);
     const body = zCreateWorkflowRequest.parse(request.body ?? {});
     const { row, data } = await createWorkflow(db, user.id, body);
     return reply.code(201).send({ workflow: presentWorkflow(row, data) });
@@ -57,6 +66,7 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
     });
     const { id } = zParams.parse(request.params);
     const raw = (request.body ?? {}) as Record<string, unknown>;
+    checkWorkflowData(raw);
     const body = zSaveWorkflowRequest.parse(raw);
     const { row, data } = await saveWorkflow(db, user.id, id, {
       ...body,
