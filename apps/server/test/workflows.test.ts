@@ -1,4 +1,4 @@
-import { type SavedWorkflow } from "@atelier/core";
+import type { SavedWorkflow } from "@atelier/core";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { workflowChunks } from "../src/db/schema.ts";
@@ -35,7 +35,10 @@ describe("workflows API", () => {
 
   it("refuses to save while signed out with SPEC's message", async () => {
     const anonymous = new TestClient(server.url);
-    const result = await anonymous.json("POST", "/api/workflows", { name: "x", data: makeWorkflow() });
+    const result = await anonymous.json("POST", "/api/workflows", {
+      name: "x",
+      data: makeWorkflow(),
+    });
     expect(result.status).toBe(401);
     expect(result.body).toEqual({ error: "User must be authenticated to save workflows" });
   });
@@ -44,9 +47,20 @@ describe("workflows API", () => {
     const data = makeWorkflow("First", 3);
     const first = await create("First", data);
     expect(first.status).toBe(201);
-    expect(first.body.workflow).toMatchObject({ name: "First", is_chunked: false, chunk_count: 0, fork_count: 0 });
-    const read = await alice.json<{ workflow: Row }>("GET", `/api/workflows/${first.body.workflow.id}`);
-    expect(read.body.workflow.data).toEqual({ ...data, metadata: { ...data.metadata, id: first.body.workflow.id } });
+    expect(first.body.workflow).toMatchObject({
+      name: "First",
+      is_chunked: false,
+      chunk_count: 0,
+      fork_count: 0,
+    });
+    const read = await alice.json<{ workflow: Row }>(
+      "GET",
+      `/api/workflows/${first.body.workflow.id}`,
+    );
+    expect(read.body.workflow.data).toEqual({
+      ...data,
+      metadata: { ...data.metadata, id: first.body.workflow.id },
+    });
     const second = await create("Second");
     const list = await alice.json<{ workflows: Row[] }>("GET", "/api/workflows");
     expect(list.body.workflows[0]?.id).toBe(second.body.workflow.id);
@@ -57,7 +71,8 @@ describe("workflows API", () => {
     const bob = new TestClient(server.url);
     await bob.signUp("bob-many@example.com");
     const data = makeWorkflow();
-    for (let index = 0; index < 102; index++) await bob.json("POST", "/api/workflows", { name: `W${index}`, data });
+    for (let index = 0; index < 102; index++)
+      await bob.json("POST", "/api/workflows", { name: `W${index}`, data });
     const list = await bob.json<{ workflows: Row[] }>("GET", "/api/workflows");
     expect(list.body.workflows).toHaveLength(100);
     expect(list.body.workflows[0]?.name).toBe("W101");
@@ -71,11 +86,20 @@ describe("workflows API", () => {
     expect(created.body.workflow.is_chunked).toBe(true);
     expect(created.body.workflow.chunk_count).toBeGreaterThan(3);
     expect(created.body.workflow.data_size_bytes).toBeGreaterThan(5 * MB);
-    const chunks = await server.ctx.database.db.select().from(workflowChunks).where(eq(workflowChunks.workflowId, created.body.workflow.id));
+    const chunks = await server.ctx.database.db
+      .select()
+      .from(workflowChunks)
+      .where(eq(workflowChunks.workflowId, created.body.workflow.id));
     expect(chunks.length).toBe(created.body.workflow.chunk_count);
     for (const chunk of chunks) expect(chunk.sizeBytes).toBeLessThanOrEqual(2 * MB);
-    const read = await alice.json<{ workflow: Row }>("GET", `/api/workflows/${created.body.workflow.id}`);
-    expect(read.body.workflow.data).toEqual({ ...data, metadata: { ...data.metadata, id: created.body.workflow.id } });
+    const read = await alice.json<{ workflow: Row }>(
+      "GET",
+      `/api/workflows/${created.body.workflow.id}`,
+    );
+    expect(read.body.workflow.data).toEqual({
+      ...data,
+      metadata: { ...data.metadata, id: created.body.workflow.id },
+    });
   });
 
   it("refuses a workflow over 10 MB with SPEC's message", async () => {
@@ -91,11 +115,15 @@ describe("workflows API", () => {
     const created = (await create("Contested")).body.workflow;
     const base = created.updated_at;
     const save = (label: string) =>
-      alice.json<{ workflow: Row; error: string; updated_at: string }>("PUT", `/api/workflows/${created.id}`, {
-        name: label,
-        data: makeWorkflow(label),
-        basedOn: base,
-      });
+      alice.json<{ workflow: Row; error: string; updated_at: string }>(
+        "PUT",
+        `/api/workflows/${created.id}`,
+        {
+          name: label,
+          data: makeWorkflow(label),
+          basedOn: base,
+        },
+      );
     const results = await Promise.all([save("Tab A"), save("Tab B")]);
     const statuses = results.map((result) => result.status).sort();
     expect(statuses).toEqual([200, 409]);
@@ -105,29 +133,52 @@ describe("workflows API", () => {
     const current = await alice.json<{ workflow: Row }>("GET", `/api/workflows/${created.id}`);
     expect(current.body.workflow.name).toBe(winner?.body.workflow.name);
     // Saving again from the current version works.
-    const again = await alice.json("PUT", `/api/workflows/${created.id}`, { name: "Merged", data: makeWorkflow("Merged"), basedOn: current.body.workflow.updated_at });
+    const again = await alice.json("PUT", `/api/workflows/${created.id}`, {
+      name: "Merged",
+      data: makeWorkflow("Merged"),
+      basedOn: current.body.workflow.updated_at,
+    });
     expect(again.status).toBe(200);
   });
 
   it("turns a small workflow into chunks and back as it grows and shrinks", async () => {
     const created = (await create("Grows")).body.workflow;
-    const big = await alice.json<{ workflow: Row }>("PUT", `/api/workflows/${created.id}`, { name: "Grows", data: makeWorkflow("Grows", 120, 50_000), basedOn: created.updated_at });
+    const big = await alice.json<{ workflow: Row }>("PUT", `/api/workflows/${created.id}`, {
+      name: "Grows",
+      data: makeWorkflow("Grows", 120, 50_000),
+      basedOn: created.updated_at,
+    });
     expect(big.body.workflow.is_chunked).toBe(true);
-    const small = await alice.json<{ workflow: Row }>("PUT", `/api/workflows/${created.id}`, { name: "Grows", data: makeWorkflow("Grows"), basedOn: big.body.workflow.updated_at });
+    const small = await alice.json<{ workflow: Row }>("PUT", `/api/workflows/${created.id}`, {
+      name: "Grows",
+      data: makeWorkflow("Grows"),
+      basedOn: big.body.workflow.updated_at,
+    });
     expect(small.body.workflow).toMatchObject({ is_chunked: false, chunk_count: 0 });
-    const chunks = await server.ctx.database.db.select().from(workflowChunks).where(eq(workflowChunks.workflowId, created.id));
+    const chunks = await server.ctx.database.db
+      .select()
+      .from(workflowChunks)
+      .where(eq(workflowChunks.workflowId, created.id));
     expect(chunks).toEqual([]);
   });
 
   it("forks: a new workflow pointing back, and the source's fork count goes up", async () => {
     const source = (await create("Source", makeWorkflow("Source", 4))).body.workflow;
-    const fork = await alice.json<{ workflowId: string }>("POST", "/api/workflows/fork", { sourceWorkflowId: source.id, options: { name: "My fork" } });
+    const fork = await alice.json<{ workflowId: string }>("POST", "/api/workflows/fork", {
+      sourceWorkflowId: source.id,
+      options: { name: "My fork" },
+    });
     expect(fork.status).toBe(201);
-    const forked = (await alice.json<{ workflow: Row }>("GET", `/api/workflows/${fork.body.workflowId}`)).body.workflow;
+    const forked = (
+      await alice.json<{ workflow: Row }>("GET", `/api/workflows/${fork.body.workflowId}`)
+    ).body.workflow;
     expect(forked).toMatchObject({ name: "My fork", forked_from: source.id });
     expect(forked.data.nodes).toHaveLength(4);
     expect(forked.data.metadata.forkedFrom).toBe(source.id);
-    expect((await alice.json<{ workflow: Row }>("GET", `/api/workflows/${source.id}`)).body.workflow.fork_count).toBe(1);
+    expect(
+      (await alice.json<{ workflow: Row }>("GET", `/api/workflows/${source.id}`)).body.workflow
+        .fork_count,
+    ).toBe(1);
     const missing = await alice.json("POST", "/api/workflows/fork", { sourceWorkflowId: "nope" });
     expect(missing.status).toBe(404);
   });
@@ -136,15 +187,26 @@ describe("workflows API", () => {
     const created = (await create("Doomed", makeWorkflow("Doomed", 120, 50_000))).body.workflow;
     expect((await alice.json("DELETE", `/api/workflows/${created.id}`)).status).toBe(200);
     expect((await alice.json("GET", `/api/workflows/${created.id}`)).status).toBe(404);
-    const chunks = await server.ctx.database.db.select().from(workflowChunks).where(eq(workflowChunks.workflowId, created.id));
+    const chunks = await server.ctx.database.db
+      .select()
+      .from(workflowChunks)
+      .where(eq(workflowChunks.workflowId, created.id));
     expect(chunks).toEqual([]);
   });
 
   it("refuses malformed workflow data", async () => {
-    const result = await alice.json<{ error: string }>("POST", "/api/workflows", { name: "Bad", data: { version: "1.0.0", nodes: "x" } });
+    const result = await alice.json<{ error: string }>("POST", "/api/workflows", {
+      name: "Bad",
+      data: { version: "1.0.0", nodes: "x" },
+    });
     expect(result.status).toBe(400);
-    expect(result.body.error).toBe("Invalid workflow data: nodes must be an array; edges must be an array");
-    const noTimestamp = await alice.json<{ error: string }>("POST", "/api/workflows", { name: "Bad", data: { version: "1.0.0", nodes: [], edges: [] } });
+    expect(result.body.error).toBe(
+      "Invalid workflow data: nodes must be an array; edges must be an array",
+    );
+    const noTimestamp = await alice.json<{ error: string }>("POST", "/api/workflows", {
+      name: "Bad",
+      data: { version: "1.0.0", nodes: [], edges: [] },
+    });
     expect(noTimestamp.status).toBe(400);
     expect(noTimestamp.body.error).toMatch(/^Invalid request: data\./);
   });
@@ -153,14 +215,19 @@ describe("workflows API", () => {
     const created = (await create("Watched")).body.workflow;
     const response = await alice.raw("GET", `/api/workflows/${created.id}/events`);
     expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
-    const reader = (response.body as ReadableStream<Uint8Array>).pipeThrough(new TextDecoderStream()).getReader();
+    const reader = (response.body as ReadableStream<Uint8Array>)
+      .pipeThrough(new TextDecoderStream())
+      .getReader();
     const events: string[] = [];
     const nextEvent = async (name: string) => {
       for (;;) {
         const found = events.find((event) => event.startsWith(`event: ${name}`));
         if (found) {
           events.splice(events.indexOf(found), 1);
-          return JSON.parse(found.split("\ndata: ")[1] ?? "{}") as { id: string; updated_at: string };
+          return JSON.parse(found.split("\ndata: ")[1] ?? "{}") as {
+            id: string;
+            updated_at: string;
+          };
         }
         const { value, done } = await reader.read();
         if (done) throw new Error("stream ended");
@@ -168,8 +235,15 @@ describe("workflows API", () => {
       }
     };
     expect((await nextEvent("ready")).updated_at).toBe(created.updated_at);
-    const saved = await alice.json<{ workflow: Row }>("PUT", `/api/workflows/${created.id}`, { name: "Watched 2", data: makeWorkflow(), basedOn: created.updated_at });
-    expect(await nextEvent("updated")).toEqual({ id: created.id, updated_at: saved.body.workflow.updated_at });
+    const saved = await alice.json<{ workflow: Row }>("PUT", `/api/workflows/${created.id}`, {
+      name: "Watched 2",
+      data: makeWorkflow(),
+      basedOn: created.updated_at,
+    });
+    expect(await nextEvent("updated")).toEqual({
+      id: created.id,
+      updated_at: saved.body.workflow.updated_at,
+    });
     await reader.cancel();
   });
 });
