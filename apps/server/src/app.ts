@@ -15,6 +15,8 @@ export interface AppOptions {
   /** Directory of the built web app to serve at "/", when present. */
   webRoot?: string;
   logger?: boolean | { level: string };
+  /** Told of every route as it registers (the isolation test's inventory). */
+  onRoute?: (route: { method: string; url: string }) => void;
 }
 
 /** The HTTP app: API routes on the shared context, plus the built web app when given. */
@@ -23,6 +25,12 @@ export async function buildApp(
   options: AppOptions = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({ logger: options.logger ?? false, trustProxy: true });
+  const { onRoute } = options;
+  if (onRoute) {
+    app.addHook("onRoute", (route) => {
+      for (const method of [route.method].flat()) if (method !== "HEAD") onRoute({ method, url: route.url });
+    });
+  }
   registerErrorHandler(app);
   await app.register(rateLimit, { global: false });
   await app.register(multipart);

@@ -26,6 +26,8 @@ export interface TestServer {
   app: FastifyInstance;
   ctx: AppContext;
   dataDir: string;
+  /** Every route the app registered, as "METHOD /url". */
+  routes: string[];
   close(): Promise<void>;
 }
 
@@ -53,13 +55,15 @@ export async function startTestServer(
     database: testDb.database,
     ...(store ? { store } : {}),
   });
-  const app = await buildApp(ctx);
+  const routes: string[] = [];
+  const app = await buildApp(ctx, { onRoute: (route) => routes.push(`${route.method} ${route.url}`) });
   await app.listen({ port, host: "127.0.0.1" });
   return {
     url: `http://127.0.0.1:${port}`,
     app,
     ctx,
     dataDir,
+    routes,
     async close() {
       await app.close();
       await ctx.events.close();
