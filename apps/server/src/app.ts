@@ -28,7 +28,8 @@ export async function buildApp(
   const { onRoute } = options;
   if (onRoute) {
     app.addHook("onRoute", (route) => {
-      for (const method of [route.method].flat()) if (method !== "HEAD") onRoute({ method, url: route.url });
+      for (const method of [route.method].flat())
+        if (method !== "HEAD") onRoute({ method, url: route.url });
     });
   }
   registerErrorHandler(app);

@@ -17,39 +17,102 @@ interface Probe {
  * Alice's resources. A new route that is not classified fails the inventory check, so
  * nobody can add a route without deciding how it is guarded.
  */
-function probesFor(ids: { workflow: string; folder: string; media: string; mediaPath: string }): Record<string, Probe[]> {
+function probesFor(ids: {
+  workflow: string;
+  folder: string;
+  media: string;
+  mediaPath: string;
+}): Record<string, Probe[]> {
   return {
     "GET /api/health": [{ method: "GET", path: "/api/health", expect: [200] }],
-    "GET /api/auth/admin-status": [{ method: "GET", path: "/api/auth/admin-status", expect: [200] }],
+    "GET /api/auth/admin-status": [
+      { method: "GET", path: "/api/auth/admin-status", expect: [200] },
+    ],
     "POST /api/auth/sign-in/*": [],
     "POST /api/auth/sign-up/*": [],
     "GET /api/auth/*": [],
     "POST /api/auth/*": [],
     "GET /api/folders": [{ method: "GET", path: "/api/folders", expect: [200] }],
     "POST /api/folders": [],
-    "PATCH /api/folders/:id": [{ method: "PATCH", path: `/api/folders/${ids.folder}`, body: { name: "Mine now" }, expect: [404] }],
-    "DELETE /api/folders/:id": [{ method: "DELETE", path: `/api/folders/${ids.folder}`, expect: [404] }],
+    "PATCH /api/folders/:id": [
+      {
+        method: "PATCH",
+        path: `/api/folders/${ids.folder}`,
+        body: { name: "Mine now" },
+        expect: [404],
+      },
+    ],
+    "DELETE /api/folders/:id": [
+      { method: "DELETE", path: `/api/folders/${ids.folder}`, expect: [404] },
+    ],
     "PUT /api/folders/:id/workflows": [
-      { method: "PUT", path: `/api/folders/${ids.folder}/workflows`, body: { workflowIds: [ids.workflow] }, expect: [404] },
-      { method: "PUT", path: "/api/folders/unfiled/workflows", body: { workflowIds: [ids.workflow] }, expect: [404] },
+      {
+        method: "PUT",
+        path: `/api/folders/${ids.folder}/workflows`,
+        body: { workflowIds: [ids.workflow] },
+        expect: [404],
+      },
+      {
+        method: "PUT",
+        path: "/api/folders/unfiled/workflows",
+        body: { workflowIds: [ids.workflow] },
+        expect: [404],
+      },
     ],
     "POST /api/folders/:id/workflows": [
-      { method: "POST", path: `/api/folders/${ids.folder}/workflows`, body: { workflowIds: [ids.workflow] }, expect: [404] },
-      { method: "POST", path: "/api/folders/unfiled/workflows", body: { workflowIds: [ids.workflow] }, expect: [404] },
+      {
+        method: "POST",
+        path: `/api/folders/${ids.folder}/workflows`,
+        body: { workflowIds: [ids.workflow] },
+        expect: [404],
+      },
+      {
+        method: "POST",
+        path: "/api/folders/unfiled/workflows",
+        body: { workflowIds: [ids.workflow] },
+        expect: [404],
+      },
     ],
-    "GET /api/workflows": [{ method: "GET", path: `/api/workflows?folderId=${ids.folder}`, expect: [200] }],
+    "GET /api/workflows": [
+      { method: "GET", path: `/api/workflows?folderId=${ids.folder}`, expect: [200] },
+    ],
     "POST /api/workflows": [
-      { method: "POST", path: "/api/workflows", body: { name: "x", data: makeWorkflow(), folderId: ids.folder }, expect: [404] },
+      {
+        method: "POST",
+        path: "/api/workflows",
+        body: { name: "x", data: makeWorkflow(), folderId: ids.folder },
+        expect: [404],
+      },
     ],
-    "GET /api/workflows/:id": [{ method: "GET", path: `/api/workflows/${ids.workflow}`, expect: [404] }],
+    "GET /api/workflows/:id": [
+      { method: "GET", path: `/api/workflows/${ids.workflow}`, expect: [404] },
+    ],
     "PUT /api/workflows/:id": [
-      { method: "PUT", path: `/api/workflows/${ids.workflow}`, body: { name: "x", data: makeWorkflow(), basedOn: new Date().toISOString() }, expect: [404] },
+      {
+        method: "PUT",
+        path: `/api/workflows/${ids.workflow}`,
+        body: { name: "x", data: makeWorkflow(), basedOn: new Date().toISOString() },
+        expect: [404],
+      },
     ],
-    "DELETE /api/workflows/:id": [{ method: "DELETE", path: `/api/workflows/${ids.workflow}`, expect: [404] }],
-    "POST /api/workflows/fork": [{ method: "POST", path: "/api/workflows/fork", body: { sourceWorkflowId: ids.workflow }, expect: [404] }],
-    "GET /api/workflows/:id/events": [{ method: "GET", path: `/api/workflows/${ids.workflow}/events`, expect: [404] }],
+    "DELETE /api/workflows/:id": [
+      { method: "DELETE", path: `/api/workflows/${ids.workflow}`, expect: [404] },
+    ],
+    "POST /api/workflows/fork": [
+      {
+        method: "POST",
+        path: "/api/workflows/fork",
+        body: { sourceWorkflowId: ids.workflow },
+        expect: [404],
+      },
+    ],
+    "GET /api/workflows/:id/events": [
+      { method: "GET", path: `/api/workflows/${ids.workflow}/events`, expect: [404] },
+    ],
     "POST /api/media": [],
-    "GET /api/media": [{ method: "GET", path: `/api/media?workflowId=${ids.workflow}`, expect: [200] }],
+    "GET /api/media": [
+      { method: "GET", path: `/api/media?workflowId=${ids.workflow}`, expect: [200] },
+    ],
     "DELETE /api/media/:id": [{ method: "DELETE", path: `/api/media/${ids.media}`, expect: [404] }],
     "GET /api/media/file/*": [],
   };
@@ -67,9 +130,22 @@ describe("isolation between users (every route)", () => {
     bob = new TestClient(server.url);
     await alice.signUp("alice@example.com");
     await bob.signUp("bob@example.com");
-    const folder = (await alice.json<{ folder: { id: string } }>("POST", "/api/folders", { name: "Hidden work" })).body.folder.id;
-    const workflow = (await alice.json<{ workflow: { id: string } }>("POST", "/api/workflows", { name: "Secret", data: makeWorkflow("Secret"), folderId: folder })).body.workflow.id;
-    const upload = await alice.raw("POST", "/api/media", { body: uploadForm({ name: "a.png", type: "image/png", bytes: await pngBytes() }, { workflowId: workflow }) });
+    const folder = (
+      await alice.json<{ folder: { id: string } }>("POST", "/api/folders", { name: "Hidden work" })
+    ).body.folder.id;
+    const workflow = (
+      await alice.json<{ workflow: { id: string } }>("POST", "/api/workflows", {
+        name: "Secret",
+        data: makeWorkflow("Secret"),
+        folderId: folder,
+      })
+    ).body.workflow.id;
+    const upload = await alice.raw("POST", "/api/media", {
+      body: uploadForm(
+        { name: "a.png", type: "image/png", bytes: await pngBytes() },
+        { workflowId: workflow },
+      ),
+    });
     const media = (await upload.json()) as { id: string; path: string };
     ids = { workflow, folder, media: media.id, mediaPath: media.path };
   });
@@ -79,28 +155,50 @@ describe("isolation between users (every route)", () => {
     const classified = Object.keys(probesFor(ids));
     const registered = server.routes.filter((route) => route.includes(" /api/"));
     expect(registered.length).toBeGreaterThanOrEqual(classified.length);
-    for (const route of registered) expect(classified, `route ${route} has no isolation probe`).toContain(route);
+    for (const route of registered)
+      expect(classified, `route ${route} has no isolation probe`).toContain(route);
   });
 
   it("never lets Bob read, change, delete or learn of Alice's resources", async () => {
     for (const [route, probes] of Object.entries(probesFor(ids))) {
       for (const probe of probes) {
-        const result = await bob.json<Record<string, unknown>>(probe.method, probe.path, probe.body);
-        expect(probe.expect, `${route}: ${probe.method} ${probe.path} → ${result.status}`).toContain(result.status);
+        const result = await bob.json<Record<string, unknown>>(
+          probe.method,
+          probe.path,
+          probe.body,
+        );
+        expect(
+          probe.expect,
+          `${route}: ${probe.method} ${probe.path} → ${result.status}`,
+        ).toContain(result.status);
         const text = JSON.stringify(result.body ?? {});
         expect(text, `${route} leaked Alice's data`).not.toContain("Secret");
         expect(text, `${route} leaked Alice's folder`).not.toContain("Hidden work");
-        if (result.status === 200 && probe.method === "GET" && probe.path.startsWith("/api/media")) {
+        if (
+          result.status === 200 &&
+          probe.method === "GET" &&
+          probe.path.startsWith("/api/media")
+        ) {
           expect(result.body).toEqual({ media: [] });
         }
       }
     }
     // Alice still has everything, unchanged.
-    const own = await alice.json<{ workflow: { name: string; folder_id: string } }>("GET", `/api/workflows/${ids.workflow}`);
+    const own = await alice.json<{ workflow: { name: string; folder_id: string } }>(
+      "GET",
+      `/api/workflows/${ids.workflow}`,
+    );
     expect(own.body.workflow).toMatchObject({ name: "Secret", folder_id: ids.folder });
-    const folders = await alice.json<{ folders: { name: string; workflow_count: number }[] }>("GET", "/api/folders");
-    expect(folders.body.folders).toEqual([expect.objectContaining({ name: "Hidden work", workflow_count: 1 })]);
-    expect((await bob.json<{ workflows: unknown[] }>("GET", "/api/workflows")).body.workflows).toEqual([]);
+    const folders = await alice.json<{ folders: { name: string; workflow_count: number }[] }>(
+      "GET",
+      "/api/folders",
+    );
+    expect(folders.body.folders).toEqual([
+      expect.objectContaining({ name: "Hidden work", workflow_count: 1 }),
+    ]);
+    expect(
+      (await bob.json<{ workflows: unknown[] }>("GET", "/api/workflows")).body.workflows,
+    ).toEqual([]);
   });
 
   it("answers 401 to every user-data route when signed out", async () => {

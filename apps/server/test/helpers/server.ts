@@ -56,10 +56,12 @@ export async function startTestServer(
     ...(store ? { store } : {}),
   });
   const routes: string[] = [];
-  const app = await buildApp(ctx, { onRoute: (route) => routes.push(`${route.method} ${route.url}`) });
-  await app.listen({ port, host: "127.0.0.1" });
+  const app = await buildApp(ctx, {
+    onRoute: (route) => routes.push(`${route.method} ${route.url}`),
+  });
+  await app.listen({ port: config.port, host: "127.0.0.1" });
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${config.port}`,
     app,
     ctx,
     dataDir,
