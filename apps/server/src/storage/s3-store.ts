@@ -5,6 +5,7 @@ import {
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadBucketCommand,
+  HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
@@ -41,6 +42,12 @@ export async function createS3Store(options: S3Options): Promise<BlobStore> {
     kind: "s3",
     async put(key, body, contentType) {
       assertSafeKey(key);
+      // Not every S3-compatible server honours If-None-Match, so look first as well.
+      const exists = await client.send(new HeadObjectCommand({ Bucket, Key: key })).then(
+        () => true,
+        () => false,
+      );
+      if (exists) throw new Error(`Storage key already exists: ${key}`);
       await client.send(
         new PutObjectCommand({
           Bucket,
