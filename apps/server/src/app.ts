@@ -44,18 +44,20 @@ export async function buildApp(
     await mediaRoutes(api, ctx);
   });
 
-  if (options.webRoot && existsSync(options.webRoot)) {
+  const serveShell = Boolean(options.webRoot && existsSync(options.webRoot));
+  if (serveShell) {
     await app.register(fastifyStatic, {
-      root: options.webRoot,
+      root: options.webRoot as string,
       index: "index.html",
       wildcard: false,
     });
-    // Client-side routes (/, /auth/callback) get the app shell; unknown API paths stay 404 JSON.
-    app.setNotFoundHandler((request, reply) => {
-      if (request.method === "GET" && !request.url.startsWith("/api/"))
-        return reply.sendFile("index.html");
-      return reply.code(404).send({ error: "Not found" });
-    });
   }
+  // Client-side routes (/, /auth/callback) get the app shell; unknown API paths are 404 JSON.
+  app.setNotFoundHandler((request, reply) => {
+    if (serveShell && request.method === "GET" && !request.url.startsWith("/api/")) {
+      return reply.sendFile("index.html");
+    }
+    return reply.code(404).send({ error: "Not found" });
+  });
   return app;
 }

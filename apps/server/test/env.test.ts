@@ -10,7 +10,14 @@ describe("configuration (src/env.ts)", () => {
   it("runs with no configuration: port 3000, PGlite and files under ./data-like DATA_DIR", () => {
     const dir = dataDir();
     const config = loadConfig({ DATA_DIR: dir });
-    expect(config).toMatchObject({ port: 3000, databaseUrl: null, s3: null, google: null, github: null, oidc: null });
+    expect(config).toMatchObject({
+      port: 3000,
+      databaseUrl: null,
+      s3: null,
+      google: null,
+      github: null,
+      oidc: null,
+    });
     expect(config.publicUrl).toBe("http://localhost:3000");
   });
 
@@ -30,7 +37,10 @@ describe("configuration (src/env.ts)", () => {
     [{ PUBLIC_URL: "ftp://example.com" }, "PUBLIC_URL"],
     [{ AUTH_SECRET: "short" }, "AUTH_SECRET — must be at least 32 characters"],
     [{ GOOGLE_CLIENT_ID: "id" }, "GOOGLE_CLIENT_SECRET is required when GOOGLE_CLIENT_ID is set"],
-    [{ OIDC_CLIENT_ID: "id", OIDC_CLIENT_SECRET: "s" }, "OIDC_ISSUER is required when OIDC_CLIENT_ID is set"],
+    [
+      { OIDC_CLIENT_ID: "id", OIDC_CLIENT_SECRET: "s" },
+      "OIDC_ISSUER is required when OIDC_CLIENT_ID is set",
+    ],
     [{ S3_BUCKET: "media" }, "S3_ACCESS_KEY_ID is required when S3 storage is configured"],
   ])("refuses %j naming the variable", (env, fragment) => {
     expect(() => loadConfig({ DATA_DIR: dataDir(), ...env })).toThrow(ConfigError);
@@ -52,6 +62,10 @@ describe("configuration (src/env.ts)", () => {
     expect(config.publicUrl).toBe("https://atelier.example.com");
     expect(config.github).toEqual({ clientId: "gh", clientSecret: "gh-secret" });
     expect(config.adminEmails).toEqual(["boss@example.com", "ops@example.com"]);
-    expect(config.s3).toMatchObject({ endpoint: "http://127.0.0.1:9000", bucket: "media", forcePathStyle: true });
+    expect(config.s3).toMatchObject({
+      endpoint: "http://127.0.0.1:9000",
+      bucket: "media",
+      forcePathStyle: true,
+    });
   });
 });

@@ -36,12 +36,18 @@ function storeContract(name: string, open: () => Promise<BlobStore>) {
 
     it("never overwrites a file", async () => {
       await store.put("u1/w3/once.txt", Buffer.from("first"), "text/plain");
-      await expect(store.put("u1/w3/once.txt", Buffer.from("second"), "text/plain")).rejects.toThrow();
-      expect(await text((await store.get("u1/w3/once.txt"))?.body as NodeJS.ReadableStream)).toBe("first");
+      await expect(
+        store.put("u1/w3/once.txt", Buffer.from("second"), "text/plain"),
+      ).rejects.toThrow();
+      expect(await text((await store.get("u1/w3/once.txt"))?.body as NodeJS.ReadableStream)).toBe(
+        "first",
+      );
     });
 
     it("refuses keys that climb out of the bucket", async () => {
-      await expect(store.put("../escape.txt", Buffer.from("x"), "text/plain")).rejects.toThrow("Unsafe storage key");
+      await expect(store.put("../escape.txt", Buffer.from("x"), "text/plain")).rejects.toThrow(
+        "Unsafe storage key",
+      );
       await expect(store.get("a/../../b")).rejects.toThrow("Unsafe storage key");
     });
   });
@@ -54,7 +60,14 @@ describe("S3-compatible storage", () => {
   let s3: S3rver;
   let endpoint: string;
   const s3Dir = mkdtempSync(join(tmpdir(), "atelier-s3-"));
-  const options = () => ({ endpoint, bucket: "workflow-media", region: "us-east-1", accessKeyId: "S3RVER", secretAccessKey: "S3RVER", forcePathStyle: true });
+  const options = () => ({
+    endpoint,
+    bucket: "workflow-media",
+    region: "us-east-1",
+    accessKeyId: "S3RVER",
+    secretAccessKey: "S3RVER",
+    forcePathStyle: true,
+  });
 
   beforeAll(async () => {
     const port = await freePort();
@@ -75,9 +88,16 @@ describe("S3-compatible storage", () => {
     try {
       const alice = new TestClient(server.url);
       await alice.signUp("alice@example.com");
-      const workflowId = (await alice.json<{ workflow: { id: string } }>("POST", "/api/workflows", { name: "W", data: makeWorkflow() })).body.workflow.id;
+      const workflowId = (
+        await alice.json<{ workflow: { id: string } }>("POST", "/api/workflows", {
+          name: "W",
+          data: makeWorkflow(),
+        })
+      ).body.workflow.id;
       const bytes = await pngBytes();
-      const response = await alice.raw("POST", "/api/media", { body: uploadForm({ name: "a.png", type: "image/png", bytes }, { workflowId }) });
+      const response = await alice.raw("POST", "/api/media", {
+        body: uploadForm({ name: "a.png", type: "image/png", bytes }, { workflowId }),
+      });
       const uploaded = (await response.json()) as { url: string; path: string };
       expect(response.status).toBe(201);
       expect(await store.list(uploaded.path)).toEqual([uploaded.path]);

@@ -215,9 +215,8 @@ describe("workflows API", () => {
     const created = (await create("Watched")).body.workflow;
     const response = await alice.raw("GET", `/api/workflows/${created.id}/events`);
     expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
-    const reader = (response.body as ReadableStream<Uint8Array>)
-      .pipeThrough(new TextDecoderStream())
-      .getReader();
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
     const events: string[] = [];
     const nextEvent = async (name: string) => {
       for (;;) {
@@ -231,7 +230,12 @@ describe("workflows API", () => {
         }
         const { value, done } = await reader.read();
         if (done) throw new Error("stream ended");
-        events.push(...value.split("\n\n").filter((chunk) => chunk.startsWith("event:")));
+        events.push(
+          ...decoder
+            .decode(value, { stream: true })
+            .split("\n\n")
+            .filter((chunk) => chunk.startsWith("event:")),
+        );
       }
     };
     expect((await nextEvent("ready")).updated_at).toBe(created.updated_at);

@@ -34,5 +34,4 @@ export function registerErrorHandler(app: FastifyInstance): void {
     request.log.error({ err: error }, "request failed");
     return reply.code(500).send({ error: "Internal server error" });
   });
-  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: "Not found" }));
 }
