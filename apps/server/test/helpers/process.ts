@@ -14,7 +14,7 @@ export interface ServerProcess {
 
 /**
  * Starts `src/entrypoints/<entry>.ts` as its own Node process (as production runs it) and
- * resolves once Fastify reports it is listening.
+ * resolves once it reports it is ready: listening (web) or waiting for jobs (worker).
  */
 export async function startServerProcess(
   entry: "web" | "worker",
@@ -27,10 +27,11 @@ export async function startServerProcess(
   });
   const exited = once(child, "exit").then(([code, signal]) => String(signal ?? code));
   let output = "";
+  const readyText = entry === "web" ? "Server listening at" : "Atelier worker ready";
   const ready = new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes("Server listening at")) resolve();
+      if (output.includes(readyText)) resolve();
     };
     child.stdout?.on("data", onData);
     child.stderr?.on("data", (chunk: Buffer) => {
