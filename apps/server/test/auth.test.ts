@@ -109,6 +109,66 @@ describe("sign-in (Better Auth at /api/auth/*)", () => {
   });
 });
 
+describe("sign-in from non-browser clients and over https", () => {
+  it("accepts requests without an Origin header (non-browser clients)", async () => {
+    const server = await startTestServer();
+    try {
+      const post = (
+        path: string,
+        body: unknown,
+        headers: Record<string, string> = {},
+        cookie = "",
+      ) =>
+        fetch(`${server.url}${path}`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            ...(cookie ? { cookie } : {}),
+            ...headers,
+          },
+          body: JSON.stringify(body),
+        });
+      const signUp = await post("/api/auth/sign-up/email", {
+        email: "cli@example.com",
+        password: "correct horse battery",
+        name: "Cli",
+      });
+      expect(signUp.status).toBe(200);
+      const cookie = signUp.headers
+        .getSetCookie()
+        .map((line) => line.split(";")[0])
+        .join("; ");
+      expect((await post("/api/auth/sign-out", {}, {}, cookie)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("marks the session cookie Secure when PUBLIC_URL is https", async () => {
+    const server = await startTestServer({ PUBLIC_URL: "https://atelier.example.com" });
+    try {
+      const response = await fetch(`${server.url}/api/auth/sign-up/email`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: "https://atelier.example.com" },
+        body: JSON.stringify({
+          email: "tls@example.com",
+          password: "correct horse battery",
+          name: "Tls",
+        }),
+      });
+      expect(response.status).toBe(200);
+      const cookie = response.headers
+        .getSetCookie()
+        .find((line) => line.includes("session_token="));
+      expect(cookie).toMatch(/; Secure/i);
+      expect(cookie).toMatch(/HttpOnly/i);
+      expect(cookie).toMatch(/SameSite=Lax/i);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe("sign-in rate limit", () => {
   let server: TestServer;
   beforeAll(async () => {

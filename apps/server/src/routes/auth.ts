@@ -15,6 +15,9 @@ function toFetchRequest(request: FastifyRequest, origin: string): Request {
     if (value === undefined) continue;
     for (const item of Array.isArray(value) ? value : [value]) headers.append(key, item);
   }
+  // Browsers always send Origin on POST; a request without Origin or Referer comes from a
+  // non-browser client, which cross-site request forgery cannot use. Better Auth wants one.
+  if (!headers.has("origin") && !headers.has("referer")) headers.set("origin", origin);
   const body = request.body as Buffer | undefined;
   const init: RequestInit = { method: request.method, headers };
   if (body && body.length > 0 && request.method !== "GET" && request.method !== "HEAD")
