@@ -5,5 +5,10 @@ export default defineConfig({
   plugins: [react()],
   build: { outDir: "dist", sourcemap: true },
   server: { proxy: { "/api": "http://localhost:3000" } },
-  test: { name: "web", include: ["test/**/*.test.{ts,tsx}"], environment: "happy-dom" },
+  test: {
+    name: "web",
+    include: ["test/**/*.test.{ts,tsx}"],
+    environment: "happy-dom",
+    testTimeout: 30_000,
+  },
 });
