@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { z } from "zod";
+import type { S3Options } from "./storage/s3-store.ts";
 
 const optionalText = z
   .string()
@@ -64,14 +65,7 @@ export interface Config {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | null;
-  s3: {
-    endpoint?: string;
-    bucket: string;
-    region: string;
-    accessKeyId: string;
-    secretAccessKey: string;
-    forcePathStyle: boolean;
-  } | null;
+  s3: S3Options | null;
   authSecret: string;
   google: OAuthClient | null;
   github: OAuthClient | null;

@@ -31,25 +31,14 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     const database = await openDatabase({ loadDataDir: await pgliteTemplate() });
     return { database, url: null, drop: () => database.close() };
   }
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  if (!adminUrl) throw new Error("TEST_DATABASE_URL is required for the PostgreSQL run");
-  const name = `atelier_test_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString() });
+  const created = await createPostgresDatabaseUrl();
+  const database = await openDatabase({ url: created.url });
   return {
     database,
-    url: url.toString(),
+    url: created.url,
     async drop() {
       await database.close();
-      const cleanup = new pg.Client({ connectionString: adminUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
+      await created.drop();
     },
   };
 }
