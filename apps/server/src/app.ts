@@ -24,7 +24,12 @@ export async function buildApp(
   ctx: AppContext,
   options: AppOptions = {},
 ): Promise<FastifyInstance> {
-  const app = Fastify({ logger: options.logger ?? false, trustProxy: true });
+  // Client addresses (rate limits) come from X-Forwarded-For only behind configured proxies.
+  const hops = ctx.config.trustProxy;
+  const app = Fastify({
+    logger: options.logger ?? false,
+    trustProxy: (_address: string, hop: number) => hop < hops,
+  });
   const { onRoute } = options;
   if (onRoute) {
     app.addHook("onRoute", (route) => {

@@ -51,6 +51,7 @@ const zEnv = z.object({
   TRUSTED_ORIGINS: list,
   RATE_LIMIT_SIGN_IN_PER_MINUTE: z.coerce.number().int().min(1).default(20),
   RATE_LIMIT_UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -74,6 +75,8 @@ export interface Config {
   trustedOrigins: string[];
   rateLimits: { signInPerMinute: number; uploadsPerMinute: number };
   logLevel: string;
+  /** How many reverse proxies in front may set X-Forwarded-For (0: use the socket address). */
+  trustProxy: number;
 }
 
 export class ConfigError extends Error {}
@@ -173,5 +176,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       uploadsPerMinute: env.RATE_LIMIT_UPLOADS_PER_MINUTE,
     },
     logLevel: env.LOG_LEVEL,
+    trustProxy: env.TRUST_PROXY,
   };
 }

@@ -78,20 +78,23 @@ describe("sign-in (Better Auth at /api/auth/*)", () => {
     const anonymous = new TestClient(server.url);
     expect((await anonymous.json("GET", "/api/auth/admin-status")).status).toBe(401);
 
+    // An unverified address earns nothing: anyone could have signed up with it.
     const boss = new TestClient(server.url);
     const { user } = await boss.signUp("Boss@Example.com");
+    expect((await boss.json("GET", "/api/auth/admin-status")).body).toEqual({ isAdmin: false });
+    const { user: userTable } = await import("../src/db/schema.ts");
+    const { eq } = await import("drizzle-orm");
+    const { promoteAdmins } = await import("../src/auth/auth.ts");
+    const db = server.ctx.database.db;
+    await db.update(userTable).set({ emailVerified: true }).where(eq(userTable.id, user.id));
+    await promoteAdmins(db, server.ctx.config.adminEmails);
     expect((await boss.json("GET", "/api/auth/admin-status")).body).toEqual({ isAdmin: true });
     const worker = new TestClient(server.url);
     await worker.signUp("worker@example.com");
     expect((await worker.json("GET", "/api/auth/admin-status")).body).toEqual({ isAdmin: false });
 
     // A demotion takes effect at once: no cache on the server.
-    const { user: userTable } = await import("../src/db/schema.ts");
-    const { eq } = await import("drizzle-orm");
-    await server.ctx.database.db
-      .update(userTable)
-      .set({ isAdmin: false })
-      .where(eq(userTable.id, user.id));
+    await db.update(userTable).set({ isAdmin: false }).where(eq(userTable.id, user.id));
     expect((await boss.json("GET", "/api/auth/admin-status")).body).toEqual({ isAdmin: false });
   });
 
@@ -183,5 +186,17 @@ describe("sign-in rate limit", () => {
       statuses.push((await client.signIn("nobody@example.com")).status);
     expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
     expect(statuses[3]).toBe(429);
+    // Neither a forged X-Forwarded-For nor a dotted path gets round the limit.
+    const forged = await client.raw("POST", "/api/auth/sign-in/email", {
+      body: JSON.stringify({ email: "nobody@example.com", password: "x" }),
+      headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.9" },
+    });
+    expect(forged.status).toBe(429);
+    const dotted = await server.app.inject({
+      method: "POST",
+      url: "/api/auth/./sign-in/email",
+      payload: { email: "nobody@example.com", password: "x" },
+    });
+    expect([404, 429]).toContain(dotted.statusCode);
   });
 });

@@ -150,6 +150,25 @@ describe("folders (SPEC §7)", () => {
     expect(copy.body.workflow.data.nodes).toHaveLength(3);
   });
 
+  it("copies all or nothing: one foreign id copies none", async () => {
+    const { folder } = (await create("All or nothing")).body;
+    const mine = (
+      await alice.json<{ workflow: { id: string } }>("POST", "/api/workflows", {
+        name: "Mine",
+        data: makeWorkflow(),
+      })
+    ).body.workflow;
+    const before = (await alice.json<{ workflows: unknown[] }>("GET", "/api/workflows")).body
+      .workflows.length;
+    const result = await alice.json("POST", `/api/folders/${folder.id}/workflows`, {
+      workflowIds: [mine.id, "someone-elses"],
+    });
+    expect(result.status).toBe(404);
+    expect(
+      (await alice.json<{ workflows: unknown[] }>("GET", "/api/workflows")).body.workflows,
+    ).toHaveLength(before);
+  });
+
   it("refuses to move into a missing folder and an empty id list", async () => {
     expect(
       (await alice.json("PUT", "/api/folders/nope/workflows", { workflowIds: ["x"] })).status,

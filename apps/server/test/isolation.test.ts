@@ -201,6 +201,33 @@ describe("isolation between users (every route)", () => {
     ).toEqual([]);
   });
 
+  it("shows a public workflow to others without the owner's folder", async () => {
+    const shared = (
+      await alice.json<{ workflow: { id: string } }>("POST", "/api/workflows", {
+        name: "Shared",
+        data: makeWorkflow("Shared"),
+        folderId: ids.folder,
+        isPublic: true,
+      })
+    ).body.workflow.id;
+    const seen = await bob.json<{ workflow: { name: string; folder_id: string | null } }>(
+      "GET",
+      `/api/workflows/${shared}`,
+    );
+    expect(seen.status).toBe(200);
+    expect(seen.body.workflow).toMatchObject({ name: "Shared", folder_id: null });
+    expect(
+      (
+        await bob.json("PUT", `/api/workflows/${shared}`, {
+          name: "x",
+          data: makeWorkflow(),
+          basedOn: new Date().toISOString(),
+        })
+      ).status,
+    ).toBe(404);
+    expect((await bob.json("DELETE", `/api/workflows/${shared}`)).status).toBe(404);
+  });
+
   it("answers 401 to every user-data route when signed out", async () => {
     const anonymous = new TestClient(server.url);
     for (const [method, path] of [

@@ -78,6 +78,16 @@ describe("media uploads (SPEC §5, §6)", () => {
     expect(result.body.error).toBe('MIME type "image/png" is not valid for video');
   });
 
+  it("refuses a real PNG declared as video/mp4", async () => {
+    const result = await upload(
+      alice,
+      { name: "photo.png", type: "video/mp4", bytes: await pngBytes() },
+      { workflowId },
+    );
+    expect(result.status).toBe(400);
+    expect(result.body.error).toBe('MIME type "video/mp4" is not valid for image');
+  });
+
   it("refuses a spoofed MIME type, a wrong extension for the kind, and unknown bytes", async () => {
     const spoofed = await upload(
       alice,
@@ -136,8 +146,13 @@ describe("media uploads (SPEC §5, §6)", () => {
     expect(result.status).toBe(201);
     const served = await (await fetch(result.body.url)).text();
     expect(served).toContain("<rect");
-    for (const bad of ["<script", "onload", "onclick", "javascript:", "foreignObject", "iframe"])
+    for (const bad of ["<script", "onload", "onclick", "javascript:", "foreignObject", "iframe"]) {
       expect(served).not.toContain(bad);
+    }
+    // Still a well-formed SVG document.
+    const { JSDOM } = await import("jsdom");
+    const parsed = new new JSDOM("").window.DOMParser().parseFromString(served, "image/svg+xml");
+    expect(parsed.getElementsByTagName("parsererror")).toHaveLength(0);
   });
 
   it("ignores path-like file names: the stored path is ours", async () => {

@@ -1,7 +1,7 @@
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { genericOAuth } from "better-auth/plugins/generic-oauth";
-import { inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { AppDb } from "../db/client.ts";
 import { account, session, user, verification } from "../db/schema.ts";
 import type { Config } from "../env.ts";
@@ -66,10 +66,13 @@ export function createAuth(config: Config, db: AppDb) {
     databaseHooks: {
       user: {
         create: {
+          // Only a verified address earns the flag: anyone could sign up with an unverified one.
           before: async (candidate) => ({
             data: {
               ...candidate,
-              isAdmin: config.adminEmails.includes(candidate.email.toLowerCase()),
+              isAdmin:
+                Boolean(candidate.emailVerified) &&
+                config.adminEmails.includes(candidate.email.toLowerCase()),
             },
           }),
         },
@@ -89,11 +92,11 @@ export function createAuth(config: Config, db: AppDb) {
 
 export type Auth = ReturnType<typeof createAuth>;
 
-/** Grants the admin flag to ADMIN_EMAILS accounts that exist already. */
+/** Grants the admin flag to existing ADMIN_EMAILS accounts whose address is verified. */
 export async function promoteAdmins(db: AppDb, emails: readonly string[]): Promise<void> {
   if (emails.length === 0) return;
   await db
     .update(user)
     .set({ isAdmin: true })
-    .where(inArray(sql`lower(${user.email})`, [...emails]));
+    .where(and(inArray(sql`lower(${user.email})`, [...emails]), eq(user.emailVerified, true)));
 }

@@ -5,7 +5,7 @@ import {
   WORKFLOW_ERRORS,
   workflowTooLargeMessage,
 } from "@atelier/core";
-import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { AppDb } from "../db/client.ts";
 import { folders, workflowMediaManifest, workflows } from "../db/schema.ts";
 import { HttpError, notFound } from "../http/errors.ts";
@@ -64,16 +64,35 @@ export async function listWorkflows(db: AppDb, userId: string, folderId?: string
     .limit(LIMITS.storage.workflowListLimit);
 }
 
-/** A workflow the user may read: their own, or one made public. */
+/**
+ * A workflow the user may read (their own, or one made public), row and chunks read in one
+ * snapshot so a concurrent save can never pair one version's row with another's chunks.
+ */
 export async function getReadableWorkflow(db: AppDb, userId: string, id: string) {
-  const [row] = await db
-    .select()
+  return db.transaction(
+    async (transaction) => {
+      const tx = transaction as unknown as AppDb;
+      const [row] = await tx
+        .select()
+        .from(workflows)
+        .where(
+          and(eq(workflows.id, id), or(eq(workflows.userId, userId), eq(workflows.isPublic, true))),
+        );
+      if (!row) throw WORKFLOW_NOT_FOUND();
+      return { row, data: await readWorkflowData(tx, row) };
+    },
+    { isolationLevel: "repeatable read", accessMode: "read only" },
+  );
+}
+
+/** 404 unless every id is one of the user's workflows. */
+export async function assertOwnWorkflows(db: AppDb, userId: string, ids: readonly string[]) {
+  const unique = [...new Set(ids)];
+  const found = await db
+    .select({ id: workflows.id })
     .from(workflows)
-    .where(
-      and(eq(workflows.id, id), or(eq(workflows.userId, userId), eq(workflows.isPublic, true))),
-    );
-  if (!row) throw WORKFLOW_NOT_FOUND();
-  return { row, data: await readWorkflowData(db, row) };
+    .where(and(eq(workflows.userId, userId), inArray(workflows.id, unique)));
+  if (found.length !== unique.length) throw WORKFLOW_NOT_FOUND();
 }
 
 export async function getOwnWorkflowRow(
@@ -144,18 +163,18 @@ export async function createWorkflow(
 
 /**
  * Saves over a workflow in one transaction, only if nobody saved since `basedOn`: a stale
- * save answers 409 with the current `updated_at` and changes nothing.
+ * save answers 409 with the current `updated_at` and changes nothing. The folder is not
+ * part of a save (folder moves do not bump `updated_at`, so a save must not undo one).
  */
 export async function saveWorkflow(
   db: AppDb,
   userId: string,
   id: string,
-  input: WorkflowFields & { data: SavedWorkflow; basedOn: string; folderIdGiven: boolean },
+  input: WorkflowFields & { data: SavedWorkflow; basedOn: string },
 ) {
   const basedOn = new Date(input.basedOn);
   if (Number.isNaN(basedOn.getTime()))
     throw new HttpError(400, "Invalid request: basedOn must be a timestamp");
-  if (input.folderIdGiven) await assertOwnFolder(db, userId, input.folderId);
   const data: SavedWorkflow = { ...input.data, metadata: { ...input.data.metadata, id } };
   const encoded = encodeWorkflowData(data);
   refuseTooLarge(encoded.bytes);
@@ -169,7 +188,6 @@ export async function saveWorkflow(
       .set({
         name: input.name,
         ...(input.description !== undefined ? { description: input.description } : {}),
-        ...(input.folderIdGiven ? { folderId: input.folderId ?? null } : {}),
         ...(input.isPublic !== undefined ? { isPublic: input.isPublic } : {}),
         ...(input.thumbnailUrl !== undefined ? { thumbnailUrl: input.thumbnailUrl } : {}),
         ...(input.mediaRefs !== undefined ? { mediaRefs: input.mediaRefs } : {}),

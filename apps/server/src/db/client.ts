@@ -81,18 +81,40 @@ async function openPostgres(url: string): Promise<Database> {
     kind: "postgres",
     db,
     async listen(channel, handler) {
-      // One dedicated connection per subscription: LISTEN is tied to a session.
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      client.on("notification", (message) => {
-        if (message.channel === channel) handler(message.payload ?? "");
-      });
-      client.on("error", () => undefined);
-      await client.query(`listen ${pg.escapeIdentifier(channel)}`);
-      listeners.add(client);
+      // One dedicated connection per subscription (LISTEN belongs to a session), made again
+      // with back-off whenever it drops, so event streams never go silent for good.
+      let client: pg.Client | null = null;
+      let stopped = false;
+      let delay = 500;
+      const connect = async (): Promise<void> => {
+        const next = new pg.Client({ connectionString: url });
+        const retry = () => {
+          if (stopped || client !== next) return;
+          listeners.delete(next);
+          client = null;
+          setTimeout(() => void connect().catch(retry), delay);
+          delay = Math.min(delay * 2, 30_000);
+        };
+        client = next;
+        next.on("notification", (message) => {
+          if (message.channel === channel) handler(message.payload ?? "");
+        });
+        next.on("error", retry);
+        next.on("end", retry);
+        await next.connect();
+        await next.query(`listen ${pg.escapeIdentifier(channel)}`);
+        listeners.add(next);
+        delay = 500;
+      };
+      await connect();
       return async () => {
-        listeners.delete(client);
-        await client.end().catch(() => undefined);
+        stopped = true;
+        const current = client;
+        client = null;
+        if (current) {
+          listeners.delete(current);
+          await current.end().catch(() => undefined);
+        }
       };
     },
     async ping() {

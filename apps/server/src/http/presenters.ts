@@ -23,6 +23,12 @@ export function presentWorkflowSummary(row: WorkflowRecord): WorkflowSummary {
   };
 }
 
-export function presentWorkflow(row: WorkflowRecord, data: SavedWorkflow | null): WorkflowRow {
-  return { ...presentWorkflowSummary(row), data };
+/** A readable workflow; a public one read by someone else does not show the owner's folder. */
+export function presentWorkflow(
+  row: WorkflowRecord,
+  data: SavedWorkflow | null,
+  viewerId: string,
+): WorkflowRow {
+  const summary = presentWorkflowSummary(row);
+  return { ...summary, folder_id: row.userId === viewerId ? summary.folder_id : null, data };
 }

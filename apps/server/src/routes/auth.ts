@@ -15,9 +15,11 @@ function toFetchRequest(request: FastifyRequest, origin: string): Request {
     if (value === undefined) continue;
     for (const item of Array.isArray(value) ? value : [value]) headers.append(key, item);
   }
-  // Browsers always send Origin on POST; a request without Origin or Referer comes from a
-  // non-browser client, which cross-site request forgery cannot use. Better Auth wants one.
-  if (!headers.has("origin") && !headers.has("referer")) headers.set("origin", origin);
+  // Browsers send Origin (and Sec-Fetch-Site) on POST; a request with neither, nor a
+  // Referer, comes from a non-browser client, which cross-site forgery cannot use.
+  if (!headers.has("origin") && !headers.has("referer") && !headers.has("sec-fetch-site")) {
+    headers.set("origin", origin);
+  }
   const body = request.body as Buffer | undefined;
   const init: RequestInit = { method: request.method, headers };
   if (body && body.length > 0 && request.method !== "GET" && request.method !== "HEAD")
@@ -63,6 +65,10 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
     const providers = configuredProviders(ctx.config);
     const forward = async (request: FastifyRequest, reply: FastifyReply) => {
       const path = request.url.split("?")[0] ?? "";
+      // Only canonical paths: "/api/auth/./sign-in" would dodge the limits and checks below.
+      if (new URL(path, ctx.config.publicUrl).pathname !== path || path.includes("%")) {
+        return reply.code(404).send({ error: "Not found" });
+      }
       if (request.method === "POST" && path === "/api/auth/sign-in/social") {
         const provider = readProvider(request.body as Buffer | undefined);
         if (provider !== null && !providers.has(provider)) {

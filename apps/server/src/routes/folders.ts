@@ -1,4 +1,9 @@
-import { zCreateFolderRequest, zUpdateFolderRequest, zWorkflowIdsRequest } from "@atelier/core";
+import {
+  FOLDER_ERRORS,
+  zCreateFolderRequest,
+  zUpdateFolderRequest,
+  zWorkflowIdsRequest,
+} from "@atelier/core";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import {
@@ -9,8 +14,9 @@ import {
   renameFolder,
   resolveFolderTarget,
 } from "../commands/folders.ts";
-import { copyWorkflow } from "../commands/workflows.ts";
+import { assertOwnWorkflows, copyWorkflow, deleteWorkflow } from "../commands/workflows.ts";
 import type { AppContext } from "../context.ts";
+import { HttpError } from "../http/errors.ts";
 import { requireUser } from "../http/session.ts";
 
 const zFolderParams = z.object({ id: z.string().min(1).max(200) });
@@ -40,7 +46,11 @@ export async function folderRoutes(app: FastifyInstance, ctx: AppContext) {
   app.delete("/api/folders/:id", async (request) => {
     const user = await requireUser(ctx.auth, request);
     const { id } = zFolderParams.parse(request.params);
-    await deleteFolder(db, user.id, id);
+    await deleteFolder(db, user.id, id).catch((error) => {
+      if (error instanceof HttpError) throw error;
+      request.log.error({ err: error }, "folder delete failed");
+      throw new HttpError(500, FOLDER_ERRORS.delete);
+    });
     return { success: true };
   });
 
@@ -49,7 +59,12 @@ export async function folderRoutes(app: FastifyInstance, ctx: AppContext) {
     const user = await requireUser(ctx.auth, request);
     const { id } = zFolderParams.parse(request.params);
     const { workflowIds } = zWorkflowIdsRequest.parse(request.body ?? {});
-    return { moved: await moveWorkflows(db, user.id, id, workflowIds) };
+    const moved = await moveWorkflows(db, user.id, id, workflowIds).catch((error) => {
+      if (error instanceof HttpError) throw error;
+      request.log.error({ err: error }, "move failed");
+      throw new HttpError(500, FOLDER_ERRORS.move);
+    });
+    return { moved };
   });
 
   // Copy into a folder, or to "unfiled": new workflows with the same content.
@@ -58,10 +73,19 @@ export async function folderRoutes(app: FastifyInstance, ctx: AppContext) {
     const { id } = zFolderParams.parse(request.params);
     const { workflowIds } = zWorkflowIdsRequest.parse(request.body ?? {});
     const folderId = await resolveFolderTarget(db, user.id, id);
+    // All or nothing: every id must be the user's before anything is copied.
+    await assertOwnWorkflows(db, user.id, workflowIds);
     const copies: string[] = [];
-    for (const workflowId of workflowIds) {
-      const copy = await copyWorkflow(db, user.id, workflowId, { folderId, fork: false });
-      copies.push(copy.id);
+    try {
+      for (const workflowId of workflowIds) {
+        copies.push((await copyWorkflow(db, user.id, workflowId, { folderId, fork: false })).id);
+      }
+    } catch (error) {
+      for (const copyId of copies)
+        await deleteWorkflow(db, ctx.store, user.id, copyId).catch(() => undefined);
+      if (error instanceof HttpError) throw error;
+      request.log.error({ err: error }, "copy failed");
+      throw new HttpError(500, FOLDER_ERRORS.copy);
     }
     return reply.code(201).send({ workflowIds: copies });
   });

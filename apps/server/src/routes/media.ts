@@ -1,5 +1,7 @@
 import {
+  ALLOWED_MIME_TYPES,
   fileExtension,
+  kindsOfExtension,
   LIMITS,
   UPLOAD_MESSAGES,
   validateUpload,
@@ -62,6 +64,14 @@ export async function mediaRoutes(app: FastifyInstance, ctx: AppContext) {
         })) {
           if (part.type === "file") {
             if (file) throw new HttpError(400, "Send one file per upload");
+            // Refuse before reading the bytes when the fields already say no.
+            if (
+              !user &&
+              fields.workflowId !== undefined &&
+              fields.workflowId !== TEMPORARY_WORKFLOW_ID
+            ) {
+              throw new HttpError(401, WORKFLOW_ERRORS.notAuthenticated);
+            }
             file = { name: part.filename, type: part.mimetype, buffer: await part.toBuffer() };
           } else if (typeof part.value === "string") {
             fields[part.fieldname] = part.value;
@@ -93,6 +103,19 @@ export async function mediaRoutes(app: FastifyInstance, ctx: AppContext) {
       if (problem)
         throw new HttpError(file.buffer.length > LIMITS.upload.maxFileBytes ? 413 : 400, problem);
       const extension = fileExtension(file.name);
+      // A declared type must fit the extension too (a PNG sent as video/mp4 is refused).
+      const declared = (file.type || "").toLowerCase().split(";")[0]?.trim() ?? "";
+      const kinds = kindsOfExtension(extension);
+      if (
+        declared &&
+        declared !== "application/octet-stream" &&
+        !kinds.some((k) => ALLOWED_MIME_TYPES[k].includes(declared))
+      ) {
+        throw new HttpError(
+          400,
+          UPLOAD_MESSAGES.mimeNotValidForKind(declared, kind ?? kinds[0] ?? "media"),
+        );
+      }
       const declaredKind = kind?.toLowerCase() === "model" ? "3d" : (kind?.toLowerCase() as never);
       const inspected = await inspectUpload(file.buffer, extension, declaredKind);
       if (DECODABLE_IMAGES.has(extension)) {

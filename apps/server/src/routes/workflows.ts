@@ -50,14 +50,14 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
     checkWorkflowData(request.body);
     const body = zCreateWorkflowRequest.parse(request.body ?? {});
     const { row, data } = await createWorkflow(db, user.id, body);
-    return reply.code(201).send({ workflow: presentWorkflow(row, data) });
+    return reply.code(201).send({ workflow: presentWorkflow(row, data, user.id) });
   });
 
   app.get("/api/workflows/:id", async (request) => {
     const user = await requireUser(ctx.auth, request);
     const { id } = zParams.parse(request.params);
     const { row, data } = await getReadableWorkflow(db, user.id, id);
-    return { workflow: presentWorkflow(row, data) };
+    return { workflow: presentWorkflow(row, data, user.id) };
   });
 
   app.put("/api/workflows/:id", { bodyLimit: WORKFLOW_BODY_LIMIT }, async (request) => {
@@ -70,9 +70,8 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
     const body = zSaveWorkflowRequest.parse(raw);
     const { row, data } = await saveWorkflow(db, user.id, id, {
       ...body,
-      folderIdGiven: "folderId" in raw,
     });
-    return { workflow: presentWorkflow(row, data) };
+    return { workflow: presentWorkflow(row, data, user.id) };
   });
 
   app.delete("/api/workflows/:id", async (request) => {

@@ -56,7 +56,11 @@ const purifier = createDOMPurify(new JSDOM("").window as unknown as Window & typ
 
 /** Removes scripts, event handlers and foreign content from an SVG. */
 export function sanitizeSvg(text: string): string {
-  return purifier.sanitize(text, { USE_PROFILES: { svg: true, svgFilters: true } });
+  // Parsed and written as XML, so the result stays a valid SVG document.
+  return purifier.sanitize(text, {
+    USE_PROFILES: { svg: true, svgFilters: true },
+    PARSER_MEDIA_TYPE: "application/xhtml+xml",
+  });
 }
 
 /**

@@ -2,7 +2,7 @@
 
 export interface GraphNode {
   id: string;
-  type: string;
+  type?: string | undefined;
   position: { x: number; y: number };
   data: Record<string, unknown>;
   width?: number | null;
@@ -11,7 +11,7 @@ export interface GraphNode {
   parentId?: string | null;
   extent?: unknown;
   selected?: boolean;
-  style?: Record<string, unknown>;
+  style?: unknown;
   [key: string]: unknown;
 }
 
