@@ -1,3 +1,5 @@
+import "@xyflow/react/dist/style.css";
+import "./styles.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/App.tsx";

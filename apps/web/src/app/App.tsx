@@ -1,45 +1,35 @@
-import { listNodeDefinitions, NODE_CATEGORIES } from "@atelier/core";
+import { lazy, Suspense, useEffect, useState } from "react";
 
-const CATEGORY_LABELS: Record<(typeof NODE_CATEGORIES)[number], string> = {
-  text: "Text",
-  image: "Image",
-  video: "Video",
-  "3d": "3D",
-  audio: "Audio",
-  processing: "Processing",
-  containers: "Containers & notes",
-};
+const Editor = lazy(() =>
+  import("../features/editor/Editor.tsx").then((module) => ({ default: module.Editor })),
+);
 
-/**
- * The shell until the canvas lands (issue "Canvas editor"): the node catalogue by family,
- * read from @atelier/core so the wiring between packages is exercised.
- */
+function usePath(): string {
+  const [path, setPath] = useState(window.location.pathname);
+  useEffect(() => {
+    const update = () => setPath(window.location.pathname);
+    window.addEventListener("popstate", update);
+    return () => window.removeEventListener("popstate", update);
+  }, []);
+  return path;
+}
+
+/** Back from the identity provider: the session cookie is set; go on to the canvas. */
+function AuthCallback() {
+  useEffect(() => {
+    window.history.replaceState(null, "", "/");
+    window.dispatchEvent(new PopStateEvent("popstate"));
+  }, []);
+  return <p className="centered">Signing you in…</p>;
+}
+
+/** Two routes (SPEC §2): "/" is the home page and canvas, "/auth/callback" the sign-in return. */
 export function App() {
-  const definitions = listNodeDefinitions();
+  const path = usePath();
+  if (path === "/auth/callback") return <AuthCallback />;
   return (
-    <main
-      style={{
-        fontFamily: "system-ui, sans-serif",
-        padding: 24,
-        background: "#16161a",
-        color: "#e6e6e6",
-        minHeight: "100vh",
-      }}
-    >
-      <h1>Atelier</h1>
-      <p>{definitions.length} node types available.</p>
-      {NODE_CATEGORIES.map((category) => (
-        <section key={category} aria-label={CATEGORY_LABELS[category]}>
-          <h2>{CATEGORY_LABELS[category]}</h2>
-          <ul>
-            {definitions
-              .filter((definition) => definition.category === category)
-              .map((definition) => (
-                <li key={definition.type}>{definition.displayName}</li>
-              ))}
-          </ul>
-        </section>
-      ))}
-    </main>
+    <Suspense fallback={<p className="centered">Loading the canvas…</p>}>
+      <Editor />
+    </Suspense>
   );
 }

@@ -1,0 +1,98 @@
+import { expect, type Locator, type Page } from "@playwright/test";
+
+/** The canvas as a user sees it: palette, nodes, handles, toolbar, toasts. */
+export class CanvasPage {
+  constructor(readonly page: Page) {}
+
+  async open(query = ""): Promise<void> {
+    await this.page.goto(`/${query}`);
+    await expect(this.page.locator(".react-flow")).toBeVisible();
+  }
+
+  palette(): Locator {
+    return this.page.getByRole("navigation", { name: "Nodes" });
+  }
+
+  nodes(): Locator {
+    return this.page.locator(".react-flow__node");
+  }
+
+  node(id: string): Locator {
+    return this.page.locator(`.react-flow__node[data-id="${id}"]`);
+  }
+
+  async nodeIds(): Promise<string[]> {
+    return this.nodes().evaluateAll((elements) =>
+      elements.map((element) => element.getAttribute("data-id") ?? ""),
+    );
+  }
+
+  /** Clicks a palette entry and returns the new node's id. */
+  async add(displayName: string): Promise<string> {
+    const before = new Set(await this.nodeIds());
+    await this.palette().getByRole("button", { name: displayName, exact: true }).click();
+    await expect.poll(async () => (await this.nodeIds()).length).toBe(before.size + 1);
+    const added = (await this.nodeIds()).find((id) => !before.has(id));
+    if (!added) throw new Error(`no node appeared for ${displayName}`);
+    return added;
+  }
+
+  handle(nodeId: string, handleId: string, kind: "source" | "target"): Locator {
+    return this.page.locator(
+      `.react-flow__handle.${kind}[data-nodeid="${nodeId}"][data-handleid="${handleId}"]`,
+    );
+  }
+
+  /** Drags a wire from an output handle to an input handle. */
+  async connect(
+    source: string,
+    sourceHandle: string,
+    target: string,
+    targetHandle: string,
+  ): Promise<void> {
+    const from = await this.handle(source, sourceHandle, "source").boundingBox();
+    const to = await this.handle(target, targetHandle, "target").boundingBox();
+    if (!from || !to) throw new Error("handle not visible");
+    await this.page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await this.page.mouse.down();
+    await this.page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 12 });
+    await this.page.mouse.up();
+  }
+
+  /** Drags a node by its header to a new screen offset. */
+  async drag(nodeId: string, dx: number, dy: number): Promise<void> {
+    const header = this.node(nodeId).locator(".node-header, .group-title").first();
+    const box = await header.boundingBox();
+    if (!box) throw new Error("node not visible");
+    await this.page.mouse.move(box.x + 20, box.y + box.height / 2);
+    await this.page.mouse.down();
+    await this.page.mouse.move(box.x + 20 + dx, box.y + box.height / 2 + dy, { steps: 10 });
+    await this.page.mouse.up();
+  }
+
+  async select(ids: string[]): Promise<void> {
+    for (const [index, id] of ids.entries()) {
+      const header = this.node(id).locator(".node-header, .group-title").first();
+      await header.click({ modifiers: index === 0 ? [] : ["Shift"] });
+    }
+  }
+
+  async position(nodeId: string): Promise<{ x: number; y: number }> {
+    const box = await this.node(nodeId).boundingBox();
+    if (!box) throw new Error("node not visible");
+    return { x: Math.round(box.x), y: Math.round(box.y) };
+  }
+
+  edges(): Locator {
+    return this.page.locator(".react-flow__edge");
+  }
+
+  toast(text: string): Locator {
+    return this.page.locator("[data-sonner-toast]").filter({ hasText: text });
+  }
+
+  /** A screenshot kept with the test results, so a reviewer can see the product. */
+  async shot(name: string): Promise<void> {
+    await this.page.screenshot({ path: `test-results/screens/${name}.png` });
+  }
+}

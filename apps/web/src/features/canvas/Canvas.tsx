@@ -1,0 +1,245 @@
+import type { NodeDefinition } from "@atelier/core";
+import {
+  Background,
+  BackgroundVariant,
+  type Connection,
+  Controls,
+  type FinalConnectionState,
+  MiniMap,
+  ReactFlow,
+  useReactFlow,
+} from "@xyflow/react";
+import { type DragEvent, type MouseEvent, useCallback, useEffect, useState } from "react";
+import { useDocument, useDocumentStore } from "../document/context.tsx";
+import { nodeTypes } from "../nodes/node-types.ts";
+import { NODE_DRAG_TYPE } from "../palette/categories.ts";
+import { type CompatibleChoice, compatibleTypes, type PendingWire } from "../palette/compatible.ts";
+import { NodeSearch } from "../palette/NodeSearch.tsx";
+import { usePreferences } from "../preferences/store.ts";
+import { notify } from "./notify.ts";
+import { SelectionToolbar } from "./SelectionToolbar.tsx";
+import { ShortcutSheet } from "./ShortcutSheet.tsx";
+import { shortcutFor } from "./shortcuts.ts";
+
+interface SearchState {
+  screen: { x: number; y: number };
+  flow: { x: number; y: number };
+  wire?: PendingWire;
+  choices?: CompatibleChoice[];
+}
+
+const GRID: [number, number] = [20, 20];
+const DELETE_KEYS = ["Delete", "Backspace"];
+const DEFAULT_VIEWPORT = { x: 80, y: 60, zoom: 0.8 };
+
+/** The React Flow surface: document in, named store actions out. */
+export function Canvas() {
+  const store = useDocumentStore();
+  const nodes = useDocument((state) => state.nodes);
+  const edges = useDocument((state) => state.edges);
+  const onNodesChange = useDocument((state) => state.onNodesChange);
+  const onEdgesChange = useDocument((state) => state.onEdgesChange);
+  const showMinimap = usePreferences((state) => state.showMinimap);
+  const snapToGrid = usePreferences((state) => state.snapToGrid);
+  const flow = useReactFlow();
+  const [search, setSearch] = useState<SearchState | null>(null);
+  const [help, setHelp] = useState(false);
+
+  const onConnect = useCallback(
+    (connection: Connection) => {
+      const verdict = store.getState().connect(connection);
+      if (!verdict.ok && verdict.message) notify.error(verdict.message);
+    },
+    [store],
+  );
+
+  // A wire dropped on a handle that refused it says why; dropped on empty canvas, it
+  // opens the node search with only the types that can take it.
+  const onConnectEnd = useCallback(
+    (event: globalThis.MouseEvent | TouchEvent, state: FinalConnectionState) => {
+      if (state.isValid || !state.fromNode || !state.fromHandle) return;
+      if (state.toHandle && state.toNode) {
+        const fromSource = state.fromHandle.type === "source";
+        const connection = fromSource
+          ? {
+              source: state.fromNode.id,
+              sourceHandle: state.fromHandle.id ?? null,
+              target: state.toNode.id,
+              targetHandle: state.toHandle.id ?? null,
+            }
+          : {
+              source: state.toNode.id,
+              sourceHandle: state.toHandle.id ?? null,
+              target: state.fromNode.id,
+              targetHandle: state.fromHandle.id ?? null,
+            };
+        onConnect(connection);
+        return;
+      }
+      const point = "changedTouches" in event ? event.changedTouches[0] : event;
+      if (!point) return;
+      const wire: PendingWire = {
+        nodeId: state.fromNode.id,
+        nodeType: state.fromNode.type ?? "",
+        handleId: state.fromHandle.id ?? null,
+        side: state.fromHandle.type,
+      };
+      setSearch({
+        screen: { x: point.clientX, y: point.clientY },
+        flow: flow.screenToFlowPosition({ x: point.clientX, y: point.clientY }),
+        wire,
+        choices: compatibleTypes(wire),
+      });
+    },
+    [flow, onConnect],
+  );
+
+  const onPaneDoubleClick = useCallback(
+    (event: MouseEvent) => {
+      if (!(event.target as HTMLElement).classList.contains("react-flow__pane")) return;
+      setSearch({
+        screen: { x: event.clientX, y: event.clientY },
+        flow: flow.screenToFlowPosition({ x: event.clientX, y: event.clientY }),
+      });
+    },
+    [flow],
+  );
+
+  const pick = useCallback(
+    (definition: NodeDefinition) => {
+      if (!search) return;
+      const node = store.getState().addNode(definition.type, search.flow);
+      const wire = search.wire;
+      const portId = search.choices?.find(
+        (choice) => choice.definition.type === definition.type,
+      )?.portId;
+      if (wire && portId) {
+        const connection =
+          wire.side === "source"
+            ? {
+                source: wire.nodeId,
+                sourceHandle: wire.handleId,
+                target: node.id,
+                targetHandle: portId,
+              }
+            : {
+                source: node.id,
+                sourceHandle: portId,
+                target: wire.nodeId,
+                targetHandle: wire.handleId,
+              };
+        onConnect(connection);
+      }
+      setSearch(null);
+    },
+    [search, store, onConnect],
+  );
+
+  const onDragOver = useCallback((event: DragEvent) => {
+    if (event.dataTransfer.types.includes(NODE_DRAG_TYPE)) {
+      event.preventDefault();
+      event.dataTransfer.dropEffect = "copy";
+    }
+  }, []);
+
+  const onDrop = useCallback(
+    (event: DragEvent) => {
+      const type = event.dataTransfer.getData(NODE_DRAG_TYPE);
+      if (!type) return;
+      event.preventDefault();
+      store
+        .getState()
+        .addNode(type, flow.screenToFlowPosition({ x: event.clientX, y: event.clientY }));
+    },
+    [flow, store],
+  );
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const action = shortcutFor(event);
+      if (!action) return;
+      event.preventDefault();
+      const state = store.getState();
+      if (action === "duplicate") state.duplicateSelection();
+      if (action === "copy") state.copySelection();
+      if (action === "paste") state.paste();
+      if (action === "selectAll") state.selectAll();
+      if (action === "group" && !state.groupSelection())
+        notify.error("Select nodes that are not in a group yet");
+      if (action === "ungroup") state.ungroupSelection();
+      if (action === "undo") {
+        const label = state.undo();
+        if (label) notify.info(`Undid: ${label}`);
+      }
+      if (action === "redo") {
+        const label = state.redo();
+        if (label) notify.info(`Redid: ${label}`);
+      }
+      if (action === "fitView") void flow.fitView({ duration: 200 });
+      if (action === "help") setHelp(true);
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [store, flow]);
+
+  return (
+    <div
+      className="canvas"
+      role="application"
+      aria-label="Canvas"
+      onDragOver={onDragOver}
+      onDrop={onDrop}
+      onDoubleClick={onPaneDoubleClick}
+    >
+      <ReactFlow
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={nodeTypes}
+        onNodesChange={onNodesChange}
+        onEdgesChange={onEdgesChange}
+        onConnect={onConnect}
+        onConnectEnd={onConnectEnd}
+        deleteKeyCode={DELETE_KEYS}
+        multiSelectionKeyCode="Shift"
+        selectionKeyCode="Shift"
+        zoomOnDoubleClick={false}
+        snapToGrid={snapToGrid}
+        snapGrid={GRID}
+        onlyRenderVisibleElements
+        minZoom={0.05}
+        maxZoom={2}
+        defaultViewport={DEFAULT_VIEWPORT}
+        colorMode="dark"
+        proOptions={{ hideAttribution: true }}
+      >
+        <Background variant={BackgroundVariant.Dots} gap={GRID[0]} size={1} />
+        <Controls position="bottom-left" />
+        {showMinimap ? (
+          <MiniMap
+            position="bottom-left"
+            style={{ marginLeft: 56 }}
+            pannable
+            zoomable
+            aria-label="Minimap"
+          />
+        ) : null}
+      </ReactFlow>
+      <SelectionToolbar />
+      {nodes.length === 0 ? (
+        <div className="empty-canvas">
+          <p>Double-click anywhere to add a node</p>
+          <p className="muted">or pick one from the Nodes panel · press ? for shortcuts</p>
+        </div>
+      ) : null}
+      {search ? (
+        <NodeSearch
+          at={search.screen}
+          {...(search.choices ? { only: search.choices.map((choice) => choice.definition) } : {})}
+          onPick={pick}
+          onClose={() => setSearch(null)}
+        />
+      ) : null}
+      {help ? <ShortcutSheet onClose={() => setHelp(false)} /> : null}
+    </div>
+  );
+}

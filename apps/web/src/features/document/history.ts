@@ -1,0 +1,124 @@
+import { LIMITS } from "@atelier/core";
+import type { CanvasEdge, CanvasNode, DocumentGraph } from "./types.ts";
+
+/** The state of some nodes and edges; `null` means "did not exist". */
+export interface Snapshot {
+  nodes: Map<string, CanvasNode | null>;
+  edges: Map<string, CanvasEdge | null>;
+}
+
+export interface HistoryEntry {
+  label: string;
+  before: Snapshot;
+  after: Snapshot;
+}
+
+/** Fields that are view state, not document: changing only these is not an edit. */
+const VIEW_FIELDS = new Set(["selected", "dragging", "measured", "resizing"]);
+
+function sameIgnoringView(a: object, b: object): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const key of keys) {
+    if (VIEW_FIELDS.has(key)) continue;
+    if ((a as Record<string, unknown>)[key] !== (b as Record<string, unknown>)[key]) return false;
+  }
+  return true;
+}
+
+function diffById<T extends { id: string }>(before: readonly T[], after: readonly T[]) {
+  const old = new Map(before.map((item) => [item.id, item]));
+  const next = new Map(after.map((item) => [item.id, item]));
+  const was = new Map<string, T | null>();
+  const now = new Map<string, T | null>();
+  for (const [id, item] of next) {
+    const previous = old.get(id);
+    if (previous === item) continue;
+    if (previous && sameIgnoringView(previous, item)) continue;
+    was.set(id, previous ?? null);
+    now.set(id, item);
+  }
+  for (const [id, item] of old) {
+    if (!next.has(id)) {
+      was.set(id, item);
+      now.set(id, null);
+    }
+  }
+  return { was, now };
+}
+
+export type DiffResult =
+  | { entry: HistoryEntry }
+  | { entry: null; reason: "no-change" | "too-large" };
+
+/**
+ * The change between two graphs as a history entry, found by object identity (edits make
+ * new objects only for what they touch). Not recorded: no change, more than 20 nodes
+ * changed, or more than 1,000,000 characters (SPEC §4).
+ */
+export function diffGraphs(label: string, before: DocumentGraph, after: DocumentGraph): DiffResult {
+  const nodes = diffById(before.nodes, after.nodes);
+  const edges = diffById(before.edges, after.edges);
+  if (nodes.now.size === 0 && edges.now.size === 0) return { entry: null, reason: "no-change" };
+  if (nodes.now.size > LIMITS.history.maxNodesPerEntry) return { entry: null, reason: "too-large" };
+  const entry: HistoryEntry = {
+    label,
+    before: { nodes: nodes.was, edges: edges.was },
+    after: { nodes: nodes.now, edges: edges.now },
+  };
+  const size = JSON.stringify([[...nodes.was.values()], [...nodes.now.values()]]).length;
+  if (size > LIMITS.history.maxCharsPerEntry) return { entry: null, reason: "too-large" };
+  return { entry };
+}
+
+/** Parents before children, as React Flow requires; otherwise the order is kept. */
+export function parentsFirst(nodes: CanvasNode[]): CanvasNode[] {
+  const ids = new Set(nodes.map((node) => node.id));
+  const placed = new Set<string>();
+  const result: CanvasNode[] = [];
+  let pending = nodes;
+  while (pending.length > 0) {
+    const waiting: CanvasNode[] = [];
+    for (const node of pending) {
+      if (!node.parentId || !ids.has(node.parentId) || placed.has(node.parentId)) {
+        result.push(node);
+        placed.add(node.id);
+      } else waiting.push(node);
+    }
+    if (waiting.length === pending.length) return [...result, ...waiting];
+    pending = waiting;
+  }
+  return result;
+}
+
+/** Puts a snapshot's nodes and edges in place (undo applies `before`, redo `after`). */
+export function applySnapshot(graph: DocumentGraph, snapshot: Snapshot): DocumentGraph {
+  const apply = <T extends { id: string }>(
+    items: readonly T[],
+    changes: Map<string, T | null>,
+  ): T[] => {
+    const result: T[] = [];
+    const seen = new Set<string>();
+    for (const item of items) {
+      seen.add(item.id);
+      if (!changes.has(item.id)) result.push(item);
+      else {
+        const replacement = changes.get(item.id);
+        if (replacement) result.push(replacement);
+      }
+    }
+    for (const [id, item] of changes) if (item && !seen.has(id)) result.push(item);
+    return result;
+  };
+  return {
+    nodes: parentsFirst(apply(graph.nodes, snapshot.nodes)),
+    edges: apply(graph.edges, snapshot.edges),
+  };
+}
+
+/** Appends an entry, keeping the newest 50. */
+export function pushEntry(past: readonly HistoryEntry[], entry: HistoryEntry): HistoryEntry[] {
+  const next = [...past, entry];
+  return next.length > LIMITS.history.undoEntries
+    ? next.slice(next.length - LIMITS.history.undoEntries)
+    : next;
+}

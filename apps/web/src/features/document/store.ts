@@ -1,0 +1,397 @@
+import {
+  type AlignMode,
+  alignNodes,
+  type ConnectionVerdict,
+  type DistributeAxis,
+  distributeNodes,
+  duplicateNodes,
+  getNodeDefinition,
+  groupNodes,
+  LIMITS,
+  pickGroupColor,
+  ungroupNodes,
+  validateConnection,
+} from "@atelier/core";
+import {
+  applyEdgeChanges,
+  applyNodeChanges,
+  type EdgeChange,
+  type NodeChange,
+} from "@xyflow/react";
+import { createStore } from "zustand/vanilla";
+import { createEdge, createNode, newId } from "./factory.ts";
+import {
+  applySnapshot,
+  diffGraphs,
+  type HistoryEntry,
+  parentsFirst,
+  pushEntry,
+} from "./history.ts";
+import type { CanvasEdge, CanvasNode, CanvasNodeData, DocumentGraph } from "./types.ts";
+
+export interface DocumentState extends DocumentGraph {
+  past: HistoryEntry[];
+  future: HistoryEntry[];
+}
+
+type Connection = {
+  source: string;
+  target: string;
+  sourceHandle?: string | null;
+  targetHandle?: string | null;
+};
+
+export interface DocumentActions {
+  /** React Flow's node changes: moves (one history entry per drag, after 1 s idle), selection, sizes, removals. */
+  onNodesChange(changes: NodeChange<CanvasNode>[]): void;
+  onEdgesChange(changes: EdgeChange<CanvasEdge>[]): void;
+  addNode(type: string, position: { x: number; y: number }): CanvasNode;
+  /** Checks with core's rules, then wires; returns the verdict for the caller to show. */
+  connect(connection: Connection): ConnectionVerdict;
+  /** Typing into a node; consecutive edits of one node merge into one history entry. */
+  updateNodeData(id: string, patch: Partial<CanvasNodeData>): void;
+  setParam(id: string, name: string, value: unknown): void;
+  deleteSelection(): void;
+  duplicateSelection(): void;
+  copySelection(): number;
+  paste(): number;
+  selectAll(): void;
+  alignSelection(mode: AlignMode): string | null;
+  distributeSelection(axis: DistributeAxis): string | null;
+  groupSelection(): boolean;
+  ungroupSelection(): boolean;
+  undo(): string | null;
+  redo(): string | null;
+  /** Replaces the whole document (load, import, restore); not an undoable edit. */
+  load(graph: DocumentGraph): void;
+  /** Settles pending drag/typing entries now (tests, save). */
+  flushPending(): void;
+}
+
+export type DocumentStore = ReturnType<typeof createDocumentStore>;
+
+const selected = (graph: DocumentGraph) => graph.nodes.filter((node) => node.selected);
+
+/**
+ * The document: nodes, edges and their undo history. Every edit is a named action that
+ * makes new objects only for what it touches, so history diffs and React renders stay
+ * proportional to the change.
+ */
+export function createDocumentStore(initial: DocumentGraph = { nodes: [], edges: [] }) {
+  let clipboard: { nodes: CanvasNode[]; edges: CanvasEdge[] } | null = null;
+  let pending: {
+    label: string;
+    before: DocumentGraph;
+    key: string;
+    timer: ReturnType<typeof setTimeout>;
+  } | null = null;
+
+  return createStore<DocumentState & DocumentActions>()((set, get) => {
+    const graph = (): DocumentGraph => ({ nodes: get().nodes, edges: get().edges });
+
+    const record = (label: string, before: DocumentGraph, after: DocumentGraph) => {
+      const diff = diffGraphs(label, before, after);
+      if (diff.entry) set({ past: pushEntry(get().past, diff.entry), future: [] });
+    };
+
+    const settle = () => {
+      if (!pending) return;
+      clearTimeout(pending.timer);
+      const { label, before } = pending;
+      pending = null;
+      record(label, before, graph());
+    };
+
+    /** Starts or extends a grouped entry (drag, typing) that is recorded after 1 s idle. */
+    const extendPending = (label: string, key: string) => {
+      if (pending && pending.key !== key) settle();
+      if (!pending)
+        pending = {
+          label,
+          key,
+          before: graph(),
+          timer: setTimeout(settle, LIMITS.history.dragIdleMs),
+        };
+      else {
+        clearTimeout(pending.timer);
+        pending.timer = setTimeout(settle, LIMITS.history.dragIdleMs);
+      }
+    };
+
+    /** Applies a named edit and records it as one history entry. */
+    const commit = (label: string, edit: (current: DocumentGraph) => DocumentGraph) => {
+      settle();
+      const before = graph();
+      const after = edit(before);
+      if (after === before) return;
+      set({ nodes: after.nodes, edges: after.edges });
+      record(label, before, after);
+    };
+
+    const removeNodes = (current: DocumentGraph, ids: Set<string>): DocumentGraph => {
+      // Deleting a group deletes what it holds.
+      let grew = true;
+      while (grew) {
+        grew = false;
+        for (const node of current.nodes) {
+          if (node.parentId && ids.has(node.parentId) && !ids.has(node.id)) {
+            ids.add(node.id);
+            grew = true;
+          }
+        }
+      }
+      return {
+        nodes: current.nodes.filter((node) => !ids.has(node.id)),
+        edges: current.edges.filter((edge) => !ids.has(edge.source) && !ids.has(edge.target)),
+      };
+    };
+
+    const selectOnly = (nodes: CanvasNode[], ids: Set<string>) =>
+      nodes.map((node) => {
+        const want = ids.has(node.id);
+        return Boolean(node.selected) === want ? node : { ...node, selected: want };
+      });
+
+    return {
+      nodes: initial.nodes,
+      edges: initial.edges,
+      past: [],
+      future: [],
+
+      onNodesChange(changes) {
+        const removals = changes.filter((change) => change.type === "remove");
+        if (removals.length > 0) {
+          const ids = new Set(removals.map((change) => change.id));
+          commit("Delete", (current) => removeNodes(current, ids));
+        }
+        const rest = changes.filter((change) => change.type !== "remove");
+        if (rest.length === 0) return;
+        const moves = rest.filter((change) => change.type === "position");
+        if (moves.length > 0) extendPending("Move", "move");
+        set({ nodes: applyNodeChanges(rest, get().nodes) });
+      },
+
+      onEdgesChange(changes) {
+        const removals = changes.filter((change) => change.type === "remove");
+        if (removals.length > 0) {
+          const ids = new Set(removals.map((change) => change.id));
+          commit("Delete connection", (current) => ({
+            nodes: current.nodes,
+            edges: current.edges.filter((edge) => !ids.has(edge.id)),
+          }));
+        }
+        const rest = changes.filter((change) => change.type !== "remove");
+        if (rest.length > 0) set({ edges: applyEdgeChanges(rest, get().edges) });
+      },
+
+      addNode(type, position) {
+        const node = createNode(type, position);
+        commit("Add node", (current) => ({
+          nodes: [...selectOnly(current.nodes, new Set()), { ...node, selected: true }],
+          edges: current.edges,
+        }));
+        return node;
+      },
+
+      connect(connection) {
+        const verdict = validateConnection(
+          {
+            nodes: get().nodes.map((node) => ({
+              id: node.id,
+              type: node.type ?? "",
+              data: node.data,
+            })),
+            edges: get().edges,
+          },
+          connection,
+        );
+        if (!verdict.ok) return verdict;
+        const source = get().nodes.find((node) => node.id === connection.source);
+        const definition = source?.type ? getNodeDefinition(source.type) : undefined;
+        const port =
+          definition?.outputs.find((output) => output.id === connection.sourceHandle) ??
+          definition?.outputs[0];
+        commit("Connect", (current) => ({
+          nodes: current.nodes,
+          edges: [...current.edges, createEdge(connection, port?.type ?? "any")],
+        }));
+        return verdict;
+      },
+
+      updateNodeData(id, patch) {
+        extendPending("Edit", `edit:${id}`);
+        set({
+          nodes: get().nodes.map((node) =>
+            node.id === id ? { ...node, data: { ...node.data, ...patch } } : node,
+          ),
+        });
+      },
+
+      setParam(id, name, value) {
+        const node = get().nodes.find((candidate) => candidate.id === id);
+        if (!node) return;
+        get().updateNodeData(id, { inputValues: { ...node.data.inputValues, [name]: { value } } });
+      },
+
+      deleteSelection() {
+        const ids = new Set(selected(graph()).map((node) => node.id));
+        const edgeIds = new Set(
+          get()
+            .edges.filter((edge) => edge.selected)
+            .map((edge) => edge.id),
+        );
+        if (ids.size === 0 && edgeIds.size === 0) return;
+        commit("Delete", (current) => {
+          const without = removeNodes(current, ids);
+          return {
+            nodes: without.nodes,
+            edges: without.edges.filter((edge) => !edgeIds.has(edge.id)),
+          };
+        });
+      },
+
+      duplicateSelection() {
+        const chosen = selected(graph());
+        if (chosen.length === 0) return;
+        commit("Duplicate", (current) => {
+          const copies = duplicateNodes(chosen, current.edges, (id) =>
+            newId(id.split("-")[0] ?? "node"),
+          );
+          return {
+            nodes: parentsFirst([...selectOnly(current.nodes, new Set()), ...copies.nodes]),
+            edges: [...current.edges, ...copies.edges],
+          };
+        });
+      },
+
+      copySelection() {
+        const chosen = selected(graph());
+        const ids = new Set(chosen.map((node) => node.id));
+        clipboard = {
+          nodes: chosen,
+          edges: get().edges.filter((edge) => ids.has(edge.source) && ids.has(edge.target)),
+        };
+        return chosen.length;
+      },
+
+      paste() {
+        if (!clipboard || clipboard.nodes.length === 0) return 0;
+        const source = clipboard;
+        commit("Paste", (current) => {
+          const copies = duplicateNodes(source.nodes, source.edges, (id) =>
+            newId(id.split("-")[0] ?? "node"),
+          );
+          return {
+            nodes: parentsFirst([...selectOnly(current.nodes, new Set()), ...copies.nodes]),
+            edges: [...current.edges, ...copies.edges],
+          };
+        });
+        // Pasting again lands another +50/+50 further.
+        clipboard = { nodes: selected(graph()), edges: source.edges };
+        return source.nodes.length;
+      },
+
+      selectAll() {
+        set({
+          nodes: get().nodes.map((node) => (node.selected ? node : { ...node, selected: true })),
+        });
+      },
+
+      alignSelection(mode) {
+        const result = alignNodes(selected(graph()), mode);
+        if (!result.ok) return result.message;
+        commit("Align", (current) => ({
+          nodes: moveTo(current.nodes, result.positions),
+          edges: current.edges,
+        }));
+        return null;
+      },
+
+      distributeSelection(axis) {
+        const result = distributeNodes(selected(graph()), axis);
+        if (!result.ok) return result.message;
+        commit("Distribute", (current) => ({
+          nodes: moveTo(current.nodes, result.positions),
+          edges: current.edges,
+        }));
+        return null;
+      },
+
+      groupSelection() {
+        const chosen = selected(graph());
+        const used = get()
+          .nodes.filter((node) => node.type === "group")
+          .map((node) => String(node.data.color ?? ""));
+        const result = groupNodes(chosen, {
+          id: newId("group"),
+          color: pickGroupColor(used),
+          title: "Group",
+        });
+        if (!result) return false;
+        commit("Group", (current) => {
+          const children = new Map(result.children.map((child) => [child.id, child]));
+          const nodes = current.nodes.map((node) => children.get(node.id) ?? node);
+          return {
+            nodes: parentsFirst([result.group as CanvasNode, ...nodes]),
+            edges: current.edges,
+          };
+        });
+        return true;
+      },
+
+      ungroupSelection() {
+        const groups = selected(graph()).filter((node) => node.type === "group");
+        if (groups.length === 0) return false;
+        commit("Ungroup", (current) => {
+          let nodes = current.nodes;
+          for (const group of groups) {
+            const freed = new Map(ungroupNodes(group, nodes).map((node) => [node.id, node]));
+            nodes = nodes
+              .filter((node) => node.id !== group.id)
+              .map((node) => freed.get(node.id) ?? node);
+          }
+          return { nodes, edges: current.edges };
+        });
+        return true;
+      },
+
+      undo() {
+        settle();
+        const entry = get().past.at(-1);
+        if (!entry) return null;
+        const restored = applySnapshot(graph(), entry.before);
+        set({ ...restored, past: get().past.slice(0, -1), future: [...get().future, entry] });
+        return entry.label;
+      },
+
+      redo() {
+        settle();
+        const entry = get().future.at(-1);
+        if (!entry) return null;
+        const restored = applySnapshot(graph(), entry.after);
+        set({ ...restored, future: get().future.slice(0, -1), past: pushEntry(get().past, entry) });
+        return entry.label;
+      },
+
+      load(next) {
+        if (pending) clearTimeout(pending.timer);
+        pending = null;
+        set({ nodes: parentsFirst(next.nodes), edges: next.edges, past: [], future: [] });
+      },
+
+      flushPending() {
+        settle();
+      },
+    };
+  });
+}
+
+function moveTo(
+  nodes: CanvasNode[],
+  positions: Map<string, { x: number; y: number }>,
+): CanvasNode[] {
+  return nodes.map((node) => {
+    const position = positions.get(node.id);
+    return position ? { ...node, position } : node;
+  });
+}

@@ -1,0 +1,167 @@
+import { getNodeDefinition, listOutputMedia } from "@atelier/core";
+import { Handle, type NodeProps, Position, useStore as useFlowStore } from "@xyflow/react";
+import { memo, useCallback, useState } from "react";
+import { useDocument } from "../document/context.tsx";
+import { PORT_COLORS } from "../document/factory.ts";
+import type { CanvasNode } from "../document/types.ts";
+import { usePreferences } from "../preferences/store.ts";
+import { ParamField } from "./ParamField.tsx";
+import { countRender } from "./render-counts.ts";
+import { fieldsOf } from "./schema-fields.ts";
+
+/** Below this zoom a node is drawn as a plain box (DESIGN §7, performance.md). */
+export const DETAIL_ZOOM = 0.5;
+const zoomedOut = (state: { transform: [number, number, number] }) =>
+  state.transform[2] < DETAIL_ZOOM;
+
+const STATUS_TEXT = {
+  idle: "Idle",
+  processing: "Running",
+  complete: "Done",
+  error: "Error",
+} as const;
+
+/**
+ * Every catalogue node: header, typed handles, a parameter form from its schema, status
+ * and output. Memoized; it re-renders only when its own node object changes (or the zoom
+ * crosses the detail threshold).
+ */
+export const GenericNode = memo(function GenericNode({
+  id,
+  type,
+  data,
+  selected,
+}: NodeProps<CanvasNode>) {
+  countRender(id);
+  const definition = getNodeDefinition(type);
+  const simple = useFlowStore(zoomedOut);
+  const showLabels = usePreferences((state) => state.showNodeLabels);
+  const setParam = useDocument((state) => state.setParam);
+  const [advanced, setAdvanced] = useState(false);
+  const onChange = useCallback(
+    (name: string, value: unknown) => setParam(id, name, value),
+    [id, setParam],
+  );
+  if (!definition) return <div className="node node-unknown">Unknown node type: {type}</div>;
+  const status = data.status ?? "idle";
+
+  if (simple) {
+    return (
+      <div
+        className={`node node-simple status-${status}${selected ? " selected" : ""}`}
+        data-testid={`node-${id}`}
+      >
+        <strong>{data.label ?? definition.displayName}</strong>
+      </div>
+    );
+  }
+
+  const fields = fieldsOf(type);
+  const essentials = fields.filter((field) => field.essential);
+  const rest = fields.filter((field) => !field.essential);
+  const media = listOutputMedia(data.outputs);
+  const text = typeof data.outputs?.text === "string" ? data.outputs.text : null;
+
+  return (
+    <div
+      className={`node category-${definition.category} status-${status}${selected ? " selected" : ""}`}
+      data-testid={`node-${id}`}
+    >
+      <header className="node-header">
+        <span className="node-title">
+          {showLabels ? (data.label ?? definition.displayName) : definition.displayName}
+          {showLabels && data.label && data.label !== definition.displayName ? (
+            <small> · {definition.displayName}</small>
+          ) : null}
+        </span>
+        <span className={`status-pill status-${status}`} role="status">
+          {STATUS_TEXT[status]}
+        </span>
+      </header>
+      {definition.lifecycle ? <p className="node-warning">{definition.lifecycle.message}</p> : null}
+      {status === "error" && data.error ? (
+        <p className="node-error" role="alert">
+          {data.error}
+        </p>
+      ) : null}
+      <div className="node-ports">
+        <ul className="ports inputs">
+          {definition.inputs.map((port) => (
+            <li key={port.id} className="port">
+              <Handle
+                type="target"
+                position={Position.Left}
+                id={port.id}
+                className="handle"
+                style={{ background: PORT_COLORS[port.type] }}
+                title={`${port.label} (${port.type}${port.multiple ? `, up to ${port.max ?? "many"}` : ""})`}
+              />
+              {port.label}
+              {port.required ? (
+                <abbr className="required" title="required">
+                  *
+                </abbr>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+        <ul className="ports outputs">
+          {definition.outputs.map((port) => (
+            <li key={port.id} className="port">
+              {port.label}
+              <Handle
+                type="source"
+                position={Position.Right}
+                id={port.id}
+                className="handle"
+                style={{ background: PORT_COLORS[port.type] }}
+                title={`${port.label} (${port.type})`}
+              />
+            </li>
+          ))}
+        </ul>
+      </div>
+      {fields.length > 0 ? (
+        <div className="node-params">
+          {essentials.map((field) => (
+            <ParamField
+              key={field.name}
+              field={field}
+              value={data.inputValues?.[field.name]?.value}
+              onChange={onChange}
+            />
+          ))}
+          {rest.length > 0 ? (
+            <>
+              <button
+                type="button"
+                className="link nodrag"
+                onClick={() => setAdvanced((open) => !open)}
+                aria-expanded={advanced}
+              >
+                {advanced ? "Hide advanced" : `Advanced (${rest.length})`}
+              </button>
+              {advanced
+                ? rest.map((field) => (
+                    <ParamField
+                      key={field.name}
+                      field={field}
+                      value={data.inputValues?.[field.name]?.value}
+                      onChange={onChange}
+                    />
+                  ))
+                : null}
+            </>
+          ) : null}
+        </div>
+      ) : null}
+      <section className="node-output" aria-label="Output">
+        {media[0] && media[0].key !== "audio" ? (
+          <img src={media[0].url} alt="Output" loading="lazy" decoding="async" />
+        ) : null}
+        {text ? <p className="output-text">{text}</p> : null}
+        {!media[0] && !text ? <span className="muted">No output yet</span> : null}
+      </section>
+    </div>
+  );
+});

@@ -1,0 +1,70 @@
+import { Modal } from "../canvas/Modal.tsx";
+import { type Preferences, usePreferences } from "./store.ts";
+
+const TOGGLES: { key: keyof Preferences; label: string }[] = [
+  { key: "showNodeLabels", label: "Show node labels" },
+  { key: "showMinimap", label: "Show minimap" },
+  { key: "snapToGrid", label: "Snap to grid" },
+  { key: "autoSaveEnabled", label: "Autosave" },
+  { key: "autoUploadMedia", label: "Upload media to storage automatically" },
+  { key: "compressImagesBeforeUpload", label: "Compress images before upload" },
+  { key: "notificationsEnabled", label: "Notifications" },
+  { key: "videoCompletionNotifications", label: "Notify when a video is ready" },
+  { key: "threeDGenerationNotifications", label: "Notify when a 3D model is ready" },
+];
+
+/** Every preference of SPEC §3, kept in this browser. */
+export function PreferencesPanel({ onClose }: { onClose(): void }) {
+  const preferences = usePreferences();
+  return (
+    <Modal label="Preferences" onClose={onClose}>
+      <h2>Preferences</h2>
+      {TOGGLES.map(({ key, label }) => (
+        <label key={key} className="pref">
+          <input
+            type="checkbox"
+            checked={Boolean(preferences[key])}
+            onChange={(event) => preferences.setPreference(key, event.target.checked as never)}
+          />
+          {label}
+        </label>
+      ))}
+      <label className="pref">
+        Autosave every
+        <input
+          type="number"
+          min={1}
+          max={60}
+          value={preferences.autoSaveInterval}
+          onChange={(event) =>
+            preferences.setPreference("autoSaveInterval", Math.max(1, Number(event.target.value)))
+          }
+          aria-label="Autosave interval (minutes)"
+        />
+        minutes
+      </label>
+      <label className="pref">
+        Largest image before compression
+        <input
+          type="number"
+          min={1}
+          max={50}
+          value={preferences.maxImageSize}
+          onChange={(event) =>
+            preferences.setPreference("maxImageSize", Math.max(1, Number(event.target.value)))
+          }
+          aria-label="Maximum image size (MB)"
+        />
+        MB
+      </label>
+      <div className="modal-actions">
+        <button type="button" onClick={() => preferences.resetPreferences()}>
+          Reset to defaults
+        </button>
+        <button type="button" onClick={onClose}>
+          Done
+        </button>
+      </div>
+    </Modal>
+  );
+}
