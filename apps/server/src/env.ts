@@ -170,7 +170,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           }
         : null,
     adminEmails: env.ADMIN_EMAILS.map((email) => email.toLowerCase()),
-    trustedOrigins: [publicUrl, ...env.TRUSTED_ORIGINS],
+    // Without PUBLIC_URL, both loopback spellings of the default address work.
+    trustedOrigins: [
+      publicUrl,
+      ...(env.PUBLIC_URL ? [] : [`http://127.0.0.1:${env.PORT}`]),
+      ...env.TRUSTED_ORIGINS,
+    ],
     rateLimits: {
       signInPerMinute: env.RATE_LIMIT_SIGN_IN_PER_MINUTE,
       uploadsPerMinute: env.RATE_LIMIT_UPLOADS_PER_MINUTE,

@@ -26,7 +26,7 @@ export interface EditorNode {
   parentId?: string | null;
   extent?: SavedNode["extent"];
   expandParent?: boolean;
-  style?: Record<string, unknown>;
+  style?: object;
   selected?: boolean;
   dragging?: boolean;
 }
@@ -39,7 +39,7 @@ export interface EditorEdge {
   targetHandle?: string | null;
   type?: string;
   animated?: boolean;
-  style?: Record<string, unknown>;
+  style?: object;
   data?: Record<string, unknown>;
 }
 
@@ -130,7 +130,7 @@ export function serializeNode(node: EditorNode): SavedNode {
     parentId: node.parentId ?? null,
     extent: node.extent ?? null,
     expandParent: node.expandParent ?? false,
-    style: node.style ?? {},
+    style: { ...node.style },
     selected: false,
     dragging: false,
   };
@@ -160,7 +160,7 @@ export function serializeEdge(edge: EditorEdge, sourceType?: string): SavedEdge 
     targetHandle: edge.targetHandle ?? null,
     type: edge.type ?? "default",
     animated: edge.animated ?? false,
-    style: edge.style ?? {},
+    style: { ...edge.style },
     data: dataType ? { ...edge.data, dataType } : { ...edge.data },
   };
 }

@@ -1,12 +1,17 @@
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Toaster } from "sonner";
 import { Canvas } from "../canvas/Canvas.tsx";
 import { ShortcutSheet } from "../canvas/ShortcutSheet.tsx";
 import { DocumentProvider, useDocumentStore } from "../document/context.tsx";
 import { createDocumentStore } from "../document/store.ts";
 import type { DocumentGraph } from "../document/types.ts";
+import { Library } from "../library/Library.tsx";
+import { SignInDialog } from "../library/SignInDialog.tsx";
 import { Palette } from "../palette/Palette.tsx";
+import { ConflictDialog } from "../persistence/ConflictDialog.tsx";
+import { PersistenceProvider, usePersistence } from "../persistence/context.tsx";
+import { createPersistence } from "../persistence/persistence.ts";
 import { PreferencesPanel } from "../preferences/PreferencesPanel.tsx";
 import { TopBar } from "./TopBar.tsx";
 
@@ -21,15 +26,38 @@ async function fixtureFromUrl(): Promise<DocumentGraph | null> {
 function Workspace() {
   const store = useDocumentStore();
   const flow = useReactFlow();
-  const [panel, setPanel] = useState<"preferences" | "shortcuts" | null>(null);
+  const persistence = usePersistence();
+  const [panel, setPanel] = useState<"preferences" | "shortcuts" | "sign-in" | null>(null);
+  const [tab, setTab] = useState<"nodes" | "library">("nodes");
 
+  // Once per editor: who is signed in, then a fixture or the last session's work.
+  const started = useRef(false);
   useEffect(() => {
-    void fixtureFromUrl().then((graph) => {
-      if (!graph) return;
+    if (started.current) return;
+    started.current = true;
+    void persistence.refreshUser();
+    void fixtureFromUrl().then(async (graph) => {
+      if (!graph) return persistence.recover();
       store.getState().load(graph);
       requestAnimationFrame(() => void flow.fitView());
     });
-  }, [store, flow]);
+  }, [store, flow, persistence]);
+
+  useEffect(() => {
+    const onHide = () => persistence.flushOnExit();
+    const onKey = (event: KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "s") {
+        event.preventDefault();
+        void persistence.save();
+      }
+    };
+    window.addEventListener("pagehide", onHide);
+    window.addEventListener("keydown", onKey);
+    return () => {
+      window.removeEventListener("pagehide", onHide);
+      window.removeEventListener("keydown", onKey);
+    };
+  }, [store, flow, persistence]);
 
   const addAtCentre = useCallback(
     (type: string) => {
@@ -49,10 +77,29 @@ function Workspace() {
       <TopBar
         onPreferences={() => setPanel("preferences")}
         onShortcuts={() => setPanel("shortcuts")}
+        onSignIn={() => setPanel("sign-in")}
       />
       <div className="workspace">
         <aside className="sidebar">
-          <Palette onAdd={addAtCentre} />
+          <div className="tabs" role="tablist" aria-label="Sidebar">
+            <button
+              type="button"
+              role="tab"
+              aria-selected={tab === "nodes"}
+              onClick={() => setTab("nodes")}
+            >
+              Nodes
+            </button>
+            <button
+              type="button"
+              role="tab"
+              aria-selected={tab === "library"}
+              onClick={() => setTab("library")}
+            >
+              Library
+            </button>
+          </div>
+          {tab === "nodes" ? <Palette onAdd={addAtCentre} /> : <Library />}
         </aside>
         <main className="canvas-area">
           <Canvas />
@@ -60,6 +107,8 @@ function Workspace() {
       </div>
       {panel === "preferences" ? <PreferencesPanel onClose={() => setPanel(null)} /> : null}
       {panel === "shortcuts" ? <ShortcutSheet onClose={() => setPanel(null)} /> : null}
+      {panel === "sign-in" ? <SignInDialog onClose={() => setPanel(null)} /> : null}
+      <ConflictDialog />
       <Toaster position="bottom-right" theme="dark" richColors closeButton />
     </div>
   );
@@ -68,11 +117,14 @@ function Workspace() {
 /** The editor: one document store, the React Flow provider, the shell. */
 export function Editor() {
   const store = useMemo(() => createDocumentStore(), []);
+  const persistence = useMemo(() => createPersistence(store), [store]);
   return (
     <DocumentProvider store={store}>
-      <ReactFlowProvider>
-        <Workspace />
-      </ReactFlowProvider>
+      <PersistenceProvider value={persistence}>
+        <ReactFlowProvider>
+          <Workspace />
+        </ReactFlowProvider>
+      </PersistenceProvider>
     </DocumentProvider>
   );
 }

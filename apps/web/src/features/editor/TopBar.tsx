@@ -1,22 +1,38 @@
-import { memo } from "react";
+import { memo, useRef } from "react";
+import { api } from "../../services/api.ts";
 import { notify } from "../canvas/notify.ts";
 import { useDocument } from "../document/context.tsx";
+import { usePersistence } from "../persistence/context.tsx";
+import { SaveStatus } from "../persistence/SaveStatus.tsx";
+import { useWorkspace } from "../persistence/workspace-store.ts";
 
 interface Props {
   onPreferences(): void;
   onShortcuts(): void;
+  onSignIn(): void;
 }
 
-/** Name, undo/redo, and the entry points to preferences and shortcuts. */
-export const TopBar = memo(function TopBar({ onPreferences, onShortcuts }: Props) {
+/** Name, save state, undo/redo, files, account (UX.md top bar). */
+export const TopBar = memo(function TopBar({ onPreferences, onShortcuts, onSignIn }: Props) {
   const canUndo = useDocument((state) => state.past.length > 0);
   const canRedo = useDocument((state) => state.future.length > 0);
   const undo = useDocument((state) => state.undo);
   const redo = useDocument((state) => state.redo);
+  const name = useWorkspace((state) => state.name);
+  const user = useWorkspace((state) => state.user);
+  const persistence = usePersistence();
+  const fileInput = useRef<HTMLInputElement>(null);
+
   return (
     <header className="top-bar">
       <span className="logo">Atelier</span>
-      <span className="workflow-name">Untitled workflow</span>
+      <input
+        className="workflow-name"
+        aria-label="Workflow name"
+        value={name}
+        onChange={(event) => persistence.setName(event.target.value)}
+      />
+      <SaveStatus />
       <div className="top-actions">
         <button
           type="button"
@@ -42,6 +58,27 @@ export const TopBar = memo(function TopBar({ onPreferences, onShortcuts }: Props
         >
           ↷
         </button>
+        <button type="button" onClick={() => void persistence.save()} title="Save (Ctrl/⌘ + S)">
+          Save
+        </button>
+        <button type="button" onClick={() => persistence.exportFile()}>
+          Export
+        </button>
+        <button type="button" onClick={() => fileInput.current?.click()}>
+          Import
+        </button>
+        <input
+          ref={fileInput}
+          type="file"
+          accept=".json,application/json"
+          hidden
+          aria-label="Import a workflow file"
+          onChange={(event) => {
+            const file = event.target.files?.[0];
+            if (file) void persistence.importFile(file);
+            event.target.value = "";
+          }}
+        />
         <button
           type="button"
           onClick={onShortcuts}
@@ -53,6 +90,27 @@ export const TopBar = memo(function TopBar({ onPreferences, onShortcuts }: Props
         <button type="button" onClick={onPreferences}>
           Preferences
         </button>
+        {user ? (
+          <button
+            type="button"
+            title={user.email}
+            onClick={() =>
+              void api
+                .signOut()
+                .catch(() => undefined) // "Auth session missing!" and the like: already signed out.
+                .then(() => {
+                  useWorkspace.getState().set({ user: null });
+                  window.history.replaceState(null, "", "/");
+                })
+            }
+          >
+            Sign out
+          </button>
+        ) : (
+          <button type="button" onClick={onSignIn}>
+            Sign in
+          </button>
+        )}
       </div>
     </header>
   );

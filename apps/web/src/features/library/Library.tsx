@@ -1,0 +1,104 @@
+import { LIMITS } from "@atelier/core";
+import { useCallback, useEffect, useState } from "react";
+import { api } from "../../services/api.ts";
+import { usePersistence } from "../persistence/context.tsx";
+import { localDb } from "../persistence/local-db.ts";
+import { useWorkspace } from "../persistence/workspace-store.ts";
+
+interface Entry {
+  id: string;
+  name: string;
+  when: number;
+}
+
+/** Recent workflows (3 shown, 10 kept) and all workflows: this browser's or the cloud's. */
+export function Library() {
+  const persistence = usePersistence();
+  const user = useWorkspace((state) => state.user);
+  const currentId = useWorkspace((state) => state.workflowId);
+  const saveState = useWorkspace((state) => state.save.state);
+  const [recent, setRecent] = useState<Entry[]>([]);
+  const [all, setAll] = useState<Entry[]>([]);
+  const [showAllRecent, setShowAllRecent] = useState(false);
+
+  const refresh = useCallback(async () => {
+    const recents = await localDb.recent
+      .orderBy("accessedAt")
+      .reverse()
+      .limit(LIMITS.recent.kept)
+      .toArray();
+    setRecent(recents.map((entry) => ({ id: entry.id, name: entry.name, when: entry.accessedAt })));
+    if (user) {
+      const { workflows } = await api.listWorkflows().catch(() => ({ workflows: [] }));
+      setAll(
+        workflows.map((workflow) => ({
+          id: workflow.id,
+          name: workflow.name,
+          when: Date.parse(workflow.updated_at),
+        })),
+      );
+    } else {
+      const local = await localDb.workflows
+        .orderBy("updatedAt")
+        .reverse()
+        .limit(LIMITS.storage.workflowListLimit)
+        .toArray();
+      setAll(
+        local.map((workflow) => ({
+          id: workflow.id,
+          name: workflow.name,
+          when: workflow.updatedAt,
+        })),
+      );
+    }
+  }, [user]);
+
+  // Refresh after each save and when another workflow opens.
+  const refreshKey = `${saveState}:${currentId}`;
+  useEffect(() => {
+    if (refreshKey.startsWith("idle") || refreshKey.startsWith("saved")) void refresh();
+  }, [refresh, refreshKey]);
+
+  const shownRecent = showAllRecent ? recent : recent.slice(0, LIMITS.recent.shownByDefault);
+  const item = (entry: Entry) => (
+    <li key={entry.id}>
+      <button
+        type="button"
+        aria-current={entry.id === currentId}
+        onClick={() => void persistence.open(entry.id)}
+      >
+        <span>{entry.name}</span>
+        <small className="muted">{new Date(entry.when).toLocaleDateString()}</small>
+      </button>
+    </li>
+  );
+
+  return (
+    <nav className="library" aria-label="Library">
+      <button type="button" onClick={() => persistence.newWorkflow()}>
+        New workflow
+      </button>
+      <section aria-label="Recent workflows">
+        <h3>Recent</h3>
+        {recent.length === 0 ? (
+          <p className="muted">Nothing opened yet</p>
+        ) : (
+          <ul>{shownRecent.map(item)}</ul>
+        )}
+        {recent.length > LIMITS.recent.shownByDefault ? (
+          <button type="button" className="link" onClick={() => setShowAllRecent((open) => !open)}>
+            {showAllRecent ? "Show fewer" : `Show all ${recent.length}`}
+          </button>
+        ) : null}
+      </section>
+      <section aria-label="All workflows">
+        <h3>{user ? "Your workflows" : "On this device"}</h3>
+        {all.length === 0 ? (
+          <p className="muted">No saved workflows yet</p>
+        ) : (
+          <ul>{all.map(item)}</ul>
+        )}
+      </section>
+    </nav>
+  );
+}

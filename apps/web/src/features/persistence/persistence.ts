@@ -1,0 +1,315 @@
+import {
+  isLargeWorkflow,
+  LIMITS,
+  loadWorkflowData,
+  parseWorkflowFile,
+  type SavedWorkflow,
+  serializeWorkflow,
+  utf8ByteLength,
+  workflowTooLargeMessage,
+} from "@atelier/core";
+import { ApiError, api } from "../../services/api.ts";
+import { notify } from "../canvas/notify.ts";
+import { diffGraphs } from "../document/history.ts";
+import type { DocumentStore } from "../document/store.ts";
+import type { CanvasEdge, CanvasNode, DocumentGraph } from "../document/types.ts";
+import { localDb } from "./local-db.ts";
+import { useWorkspace } from "./workspace-store.ts";
+
+const JOURNAL_DELAY_MS = 1000;
+const CLEAN_EXIT_KEY = "atelier.cleanExit";
+const LAST_WORKFLOW_KEY = "atelier.lastWorkflow";
+
+/** The document as SPEC's saved form, named after the workspace. */
+function serializeCurrent(documents: DocumentStore): SavedWorkflow {
+  const { nodes, edges } = documents.getState();
+  const { name, workflowId } = useWorkspace.getState();
+  return serializeWorkflow({ nodes, edges, metadata: { name, id: workflowId } });
+}
+
+function toGraph(data: SavedWorkflow): DocumentGraph {
+  const { document } = loadWorkflowData(data);
+  return {
+    nodes: document.nodes as unknown as CanvasNode[],
+    edges: document.edges as unknown as CanvasEdge[],
+  };
+}
+
+/**
+ * Saving, loading and the never-lose-an-edit journal, as commands over the document store.
+ * Signed out, workflows live in IndexedDB; signed in, on the server.
+ */
+export function createPersistence(documents: DocumentStore) {
+  const workspace = useWorkspace;
+  let journalTimer: ReturnType<typeof setTimeout> | null = null;
+  let previous: DocumentGraph = {
+    nodes: documents.getState().nodes,
+    edges: documents.getState().edges,
+  };
+  let loading = false;
+
+  const writeJournal = async () => {
+    journalTimer = null;
+    const { workflowId, name, dirty } = workspace.getState();
+    if (!dirty) return;
+    await localDb.journal.put({
+      key: "current",
+      workflowId,
+      name,
+      data: serializeCurrent(documents),
+      writtenAt: Date.now(),
+    });
+  };
+
+  // Any edit makes the workflow dirty and is journaled, throttled and off the drag path.
+  documents.subscribe((state) => {
+    if (state.nodes === previous.nodes && state.edges === previous.edges) return;
+    const next = { nodes: state.nodes, edges: state.edges };
+    const changed = loading
+      ? false
+      : diffGraphs("edit", previous, next).entry !== null ||
+        state.nodes.length !== previous.nodes.length;
+    previous = next;
+    if (!changed) return;
+    if (!workspace.getState().dirty) workspace.getState().set({ dirty: true });
+    journalTimer ??= setTimeout(() => void writeJournal(), JOURNAL_DELAY_MS);
+  });
+
+  const replaceDocument = (graph: DocumentGraph) => {
+    loading = true;
+    documents.getState().load(graph);
+    previous = { nodes: documents.getState().nodes, edges: documents.getState().edges };
+    loading = false;
+  };
+
+  const finishSave = (patch: Partial<ReturnType<typeof workspace.getState>>) => {
+    workspace.getState().set({ ...patch, dirty: false, save: { state: "saved", progress: 100 } });
+    if (patch.workflowId) localStorage.setItem(LAST_WORKFLOW_KEY, patch.workflowId);
+    void localDb.journal.delete("current");
+    setTimeout(() => {
+      if (workspace.getState().save.state === "saved")
+        workspace.getState().set({ save: { state: "idle", progress: 0 } });
+    }, LIMITS.timing.saveProgressClearMs);
+  };
+
+  const progress = (value: number) =>
+    workspace.getState().set({ save: { state: "saving", progress: value } });
+
+  return {
+    /** Saves to the cloud when signed in, else to this browser. */
+    async save(options: { overwrite?: boolean; asCopy?: boolean } = {}): Promise<void> {
+      documents.getState().flushPending();
+      const { nodes, edges } = documents.getState();
+      if (isLargeWorkflow(nodes.length, edges.length))
+        notify.info("Saving large workflow, this may take a moment...");
+      progress(10);
+      const data = serializeCurrent(documents);
+      const bytes = utf8ByteLength(JSON.stringify(data));
+      const tooLarge = workflowTooLargeMessage(bytes);
+      if (tooLarge) {
+        workspace.getState().set({ save: { state: "error", progress: 0 } });
+        notify.error(tooLarge);
+        return;
+      }
+      progress(40);
+      const state = workspace.getState();
+      try {
+        if (state.user) {
+          const copy = options.asCopy || state.location !== "cloud" || !state.workflowId;
+          const basedOn = options.overwrite
+            ? (state.conflict?.theirUpdatedAt ?? state.basedOn)
+            : state.basedOn;
+          const { workflow } = copy
+            ? await api.createWorkflow(state.name, data)
+            : await api.saveWorkflow(state.workflowId as string, state.name, data, basedOn ?? "");
+          progress(90);
+          finishSave({
+            workflowId: workflow.id,
+            location: "cloud",
+            basedOn: workflow.updated_at,
+            conflict: null,
+          });
+        } else {
+          const id =
+            state.location === "local" && state.workflowId
+              ? state.workflowId
+              : `local-${crypto.randomUUID()}`;
+          await localDb.workflows.put({
+            id,
+            name: state.name,
+            data: { ...data, metadata: { ...data.metadata, id } },
+            updatedAt: Date.now(),
+          });
+          progress(90);
+          finishSave({ workflowId: id, location: "local" });
+        }
+        await localDb.recent.put({
+          id: workspace.getState().workflowId as string,
+          name: state.name,
+          accessedAt: Date.now(),
+        });
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 409) {
+          workspace.getState().set({
+            save: { state: "error", progress: 0 },
+            conflict: { theirUpdatedAt: String(error.body.updated_at) },
+          });
+          return;
+        }
+        workspace.getState().set({ save: { state: "error", progress: 0 } });
+        notify.error(error instanceof Error ? error.message : "Failed to save workflow");
+      }
+    },
+
+    /** Opens a workflow from the cloud or this browser. */
+    async open(id: string): Promise<void> {
+      try {
+        if (id.startsWith("local-")) {
+          const found = await localDb.workflows.get(id);
+          if (!found) throw new Error(`Workflow ${id} not found in any storage`);
+          replaceDocument(toGraph(found.data));
+          workspace.getState().set({
+            workflowId: id,
+            location: "local",
+            basedOn: null,
+            name: found.name,
+            dirty: false,
+            conflict: null,
+          });
+        } else {
+          const { workflow } = await api.getWorkflow(id);
+          if (!workflow.data) throw new Error("Workflow not found");
+          replaceDocument(toGraph(workflow.data));
+          workspace.getState().set({
+            workflowId: id,
+            location: "cloud",
+            basedOn: workflow.updated_at,
+            name: workflow.name,
+            dirty: false,
+            conflict: null,
+          });
+        }
+        await localDb.recent.put({ id, name: workspace.getState().name, accessedAt: Date.now() });
+        localStorage.setItem(LAST_WORKFLOW_KEY, id);
+      } catch (error) {
+        notify.error(
+          error instanceof Error
+            ? error.message
+            : "Workflow could not be loaded. Starting with an empty canvas.",
+        );
+      }
+    },
+
+    /** Takes the server's version after a conflict (our edits are dropped on request only). */
+    async reloadTheirs(): Promise<void> {
+      const id = workspace.getState().workflowId;
+      if (id) await this.open(id);
+    },
+
+    newWorkflow(): void {
+      replaceDocument({ nodes: [], edges: [] });
+      workspace.getState().set({
+        workflowId: null,
+        location: null,
+        basedOn: null,
+        name: "Untitled workflow",
+        dirty: false,
+        conflict: null,
+      });
+      void localDb.journal.delete("current");
+      localStorage.removeItem(LAST_WORKFLOW_KEY);
+    },
+
+    /** Downloads the workflow as a .json file. */
+    exportFile(): void {
+      const data = serializeCurrent(documents);
+      const url = URL.createObjectURL(
+        new Blob([JSON.stringify(data, null, 2)], { type: "application/json" }),
+      );
+      const link = document.createElement("a");
+      link.href = url;
+      link.download = `${workspace.getState().name.replace(/[^\w.-]+/g, "-") || "workflow"}.json`;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+    },
+
+    /** Opens a .json workflow file: dirty, with no id until saved. */
+    async importFile(file: File): Promise<void> {
+      try {
+        const parsed = parseWorkflowFile(await file.text());
+        const loaded = loadWorkflowData(parsed);
+        if (loaded.recovered)
+          notify.info("Workflow was partially corrupted. Some data may be missing.");
+        replaceDocument({
+          nodes: loaded.document.nodes as unknown as CanvasNode[],
+          edges: loaded.document.edges as unknown as CanvasEdge[],
+        });
+        const name =
+          typeof loaded.document.metadata.name === "string"
+            ? loaded.document.metadata.name
+            : file.name.replace(/\.json$/i, "");
+        workspace.getState().set({
+          workflowId: null,
+          location: null,
+          basedOn: null,
+          name,
+          dirty: true,
+          conflict: null,
+        });
+      } catch (error) {
+        notify.error(error instanceof Error ? error.message : "Invalid workflow file format");
+      }
+    },
+
+    /** On start: bring back the journal — silently after a normal close, asking after a crash. */
+    async recover(): Promise<void> {
+      const entry = await localDb.journal.get("current");
+      const cleanExit = localStorage.getItem(CLEAN_EXIT_KEY) === "1";
+      localStorage.removeItem(CLEAN_EXIT_KEY);
+      const last = localStorage.getItem(LAST_WORKFLOW_KEY);
+      if (!entry) {
+        if (last) await this.open(last);
+        return;
+      }
+      const restore = () => {
+        replaceDocument(toGraph(entry.data));
+        workspace.getState().set({
+          workflowId: entry.workflowId,
+          location: entry.workflowId
+            ? entry.workflowId.startsWith("local-")
+              ? "local"
+              : "cloud"
+            : null,
+          name: entry.name,
+          dirty: true,
+        });
+      };
+      if (cleanExit) {
+        restore();
+        return;
+      }
+      if (last) await this.open(last);
+      notify.action("Unsaved changes from your last session were found.", "Restore", restore);
+    },
+
+    /** Writes the journal now and marks a normal close (page hide). */
+    flushOnExit(): void {
+      if (journalTimer) clearTimeout(journalTimer);
+      journalTimer = null;
+      if (workspace.getState().dirty) {
+        void writeJournal();
+        localStorage.setItem(CLEAN_EXIT_KEY, "1");
+      }
+    },
+
+    setName(name: string): void {
+      workspace.getState().set({ name, dirty: true });
+    },
+
+    async refreshUser(): Promise<void> {
+      workspace.getState().set({ user: await api.session() });
+    },
+  };
+}
+
+export type Persistence = ReturnType<typeof createPersistence>;
