@@ -2,7 +2,7 @@ import { LIMITS } from "@atelier/core";
 import { useCallback, useEffect, useState } from "react";
 import { api } from "../../services/api.ts";
 import { usePersistence } from "../persistence/context.tsx";
-import { localDb } from "../persistence/local-db.ts";
+
 import { useWorkspace } from "../persistence/workspace-store.ts";
 
 interface Entry {
@@ -22,6 +22,7 @@ export function Library() {
   const [showAllRecent, setShowAllRecent] = useState(false);
 
   const refresh = useCallback(async () => {
+    const { localDb } = await import("../persistence/local-db.ts");
     const recents = await localDb.recent
       .orderBy("accessedAt")
       .reverse()

@@ -13,7 +13,10 @@ import { notify } from "../canvas/notify.ts";
 import { diffGraphs } from "../document/history.ts";
 import type { DocumentStore } from "../document/store.ts";
 import type { CanvasEdge, CanvasNode, DocumentGraph } from "../document/types.ts";
-import { localDb } from "./local-db.ts";
+
+/** IndexedDB code loads after the editor has drawn (it is not needed for the first paint). */
+const local = () => import("./local-db.ts").then((module) => module.localDb);
+
 import { useWorkspace } from "./workspace-store.ts";
 
 const JOURNAL_DELAY_MS = 1000;
@@ -52,7 +55,7 @@ export function createPersistence(documents: DocumentStore) {
     journalTimer = null;
     const { workflowId, name, dirty } = workspace.getState();
     if (!dirty) return;
-    await localDb.journal.put({
+    await (await local()).journal.put({
       key: "current",
       workflowId,
       name,
@@ -85,7 +88,7 @@ export function createPersistence(documents: DocumentStore) {
   const finishSave = (patch: Partial<ReturnType<typeof workspace.getState>>) => {
     workspace.getState().set({ ...patch, dirty: false, save: { state: "saved", progress: 100 } });
     if (patch.workflowId) localStorage.setItem(LAST_WORKFLOW_KEY, patch.workflowId);
-    void localDb.journal.delete("current");
+    void local().then((db) => db.journal.delete("current"));
     setTimeout(() => {
       if (workspace.getState().save.state === "saved")
         workspace.getState().set({ save: { state: "idle", progress: 0 } });
@@ -134,7 +137,7 @@ export function createPersistence(documents: DocumentStore) {
             state.location === "local" && state.workflowId
               ? state.workflowId
               : `local-${crypto.randomUUID()}`;
-          await localDb.workflows.put({
+          await (await local()).workflows.put({
             id,
             name: state.name,
             data: { ...data, metadata: { ...data.metadata, id } },
@@ -143,7 +146,7 @@ export function createPersistence(documents: DocumentStore) {
           progress(90);
           finishSave({ workflowId: id, location: "local" });
         }
-        await localDb.recent.put({
+        await (await local()).recent.put({
           id: workspace.getState().workflowId as string,
           name: state.name,
           accessedAt: Date.now(),
@@ -165,7 +168,7 @@ export function createPersistence(documents: DocumentStore) {
     async open(id: string): Promise<void> {
       try {
         if (id.startsWith("local-")) {
-          const found = await localDb.workflows.get(id);
+          const found = await (await local()).workflows.get(id);
           if (!found) throw new Error(`Workflow ${id} not found in any storage`);
           replaceDocument(toGraph(found.data));
           workspace.getState().set({
@@ -189,7 +192,11 @@ export function createPersistence(documents: DocumentStore) {
             conflict: null,
           });
         }
-        await localDb.recent.put({ id, name: workspace.getState().name, accessedAt: Date.now() });
+        await (await local()).recent.put({
+          id,
+          name: workspace.getState().name,
+          accessedAt: Date.now(),
+        });
         localStorage.setItem(LAST_WORKFLOW_KEY, id);
       } catch (error) {
         notify.error(
@@ -216,7 +223,7 @@ export function createPersistence(documents: DocumentStore) {
         dirty: false,
         conflict: null,
       });
-      void localDb.journal.delete("current");
+      void local().then((db) => db.journal.delete("current"));
       localStorage.removeItem(LAST_WORKFLOW_KEY);
     },
 
@@ -263,7 +270,7 @@ export function createPersistence(documents: DocumentStore) {
 
     /** On start: bring back the journal — silently after a normal close, asking after a crash. */
     async recover(): Promise<void> {
-      const entry = await localDb.journal.get("current");
+      const entry = await (await local()).journal.get("current");
       const cleanExit = localStorage.getItem(CLEAN_EXIT_KEY) === "1";
       localStorage.removeItem(CLEAN_EXIT_KEY);
       const last = localStorage.getItem(LAST_WORKFLOW_KEY);
