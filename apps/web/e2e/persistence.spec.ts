@@ -127,7 +127,8 @@ test.describe("saving and loading", () => {
     await expect(canvas.nodes()).toHaveCount(2);
     await expect(page.getByRole("textbox", { name: "Workflow name" })).toHaveValue("Cloud piece");
 
-    // A second tab on the same workflow saves first.
+    // A second tab on the same workflow: a save there reloads this tab while it has no
+    // unsaved edits…
     const other = await context.newPage();
     const otherCanvas = new CanvasPage(other);
     await otherCanvas.open();
@@ -135,9 +136,12 @@ test.describe("saving and loading", () => {
     await otherCanvas.add("Text");
     await other.keyboard.press("Control+s");
     await expect(other.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
+    await expect(canvas.nodes()).toHaveCount(3);
 
+    // …and asks when it has some: nothing is dropped.
     await canvas.add("Upscaler");
-    await page.keyboard.press("Control+s");
+    await otherCanvas.add("Reve");
+    await other.keyboard.press("Control+s");
     const conflict = page.getByRole("dialog", { name: "Saved elsewhere" });
     await expect(conflict).toBeVisible();
     await canvas.shot("13-conflict");

@@ -98,7 +98,42 @@ export function createPersistence(documents: DocumentStore) {
   const progress = (value: number) =>
     workspace.getState().set({ save: { state: "saving", progress: value } });
 
-  return {
+  // Realtime: an open cloud workflow listens to its event stream (one per tab). A change
+  // made elsewhere reloads it, unless there are unsaved edits — then the user chooses.
+  let stream: EventSource | null = null;
+  let streamFor: string | null = null;
+  let openWorkflow: (id: string) => Promise<void> = async () => undefined;
+  const watch = () => {
+    const { workflowId, location } = workspace.getState();
+    const target = location === "cloud" ? workflowId : null;
+    if (target === streamFor) return;
+    stream?.close();
+    stream = null;
+    streamFor = target;
+    if (!target || typeof EventSource === "undefined") return;
+    stream = new EventSource(`/api/workflows/${encodeURIComponent(target)}/events`, {
+      withCredentials: true,
+    });
+    stream.addEventListener("updated", (event) => {
+      const { updated_at: updatedAt } = JSON.parse((event as MessageEvent<string>).data) as {
+        updated_at: string;
+      };
+      const state = workspace.getState();
+      if (
+        state.workflowId !== target ||
+        state.save.state === "saving" ||
+        updatedAt === state.basedOn
+      )
+        return;
+      if (state.dirty) state.set({ conflict: { theirUpdatedAt: updatedAt } });
+      else void openWorkflow(target);
+    });
+  };
+  workspace.subscribe((state, before) => {
+    if (state.workflowId !== before.workflowId || state.location !== before.location) watch();
+  });
+
+  const commands = {
     /** Saves to the cloud when signed in, else to this browser. */
     async save(options: { overwrite?: boolean; asCopy?: boolean } = {}): Promise<void> {
       documents.getState().flushPending();
@@ -317,6 +352,8 @@ export function createPersistence(documents: DocumentStore) {
       workspace.getState().set({ user: await api.session() });
     },
   };
+  openWorkflow = (id) => commands.open(id);
+  return commands;
 }
 
 export type Persistence = ReturnType<typeof createPersistence>;
