@@ -57,7 +57,7 @@ function Workspace() {
       window.removeEventListener("pagehide", onHide);
       window.removeEventListener("keydown", onKey);
     };
-  }, [store, flow, persistence]);
+  }, [persistence]);
 
   const addAtCentre = useCallback(
     (type: string) => {
