@@ -20,9 +20,14 @@ export function Library() {
   const [recent, setRecent] = useState<Entry[]>([]);
   const [all, setAll] = useState<Entry[]>([]);
   const [showAllRecent, setShowAllRecent] = useState(false);
+  const [backups, setBackups] = useState<Entry[]>([]);
 
   const refresh = useCallback(async () => {
     const { localDb } = await import("../persistence/local-db.ts");
+    const kept = await persistence.backups();
+    setBackups(
+      kept.map((backup) => ({ id: String(backup.id), name: backup.name, when: backup.createdAt })),
+    );
     const recents = await localDb.recent
       .orderBy("accessedAt")
       .reverse()
@@ -52,12 +57,12 @@ export function Library() {
         })),
       );
     }
-  }, [user]);
+  }, [user, persistence]);
 
   // Refresh after each save and when another workflow opens.
   const refreshKey = `${saveState}:${currentId}`;
   useEffect(() => {
-    if (refreshKey.startsWith("idle") || refreshKey.startsWith("saved")) void refresh();
+    if (!refreshKey.startsWith("saving")) void refresh();
   }, [refresh, refreshKey]);
 
   const shownRecent = showAllRecent ? recent : recent.slice(0, LIMITS.recent.shownByDefault);
@@ -92,6 +97,24 @@ export function Library() {
           </button>
         ) : null}
       </section>
+      {backups.length > 0 ? (
+        <section aria-label="Backups">
+          <h3>Recover a backup</h3>
+          <ul>
+            {backups.map((backup) => (
+              <li key={backup.id}>
+                <button
+                  type="button"
+                  onClick={() => void persistence.restoreBackup(Number(backup.id))}
+                >
+                  <span>{backup.name}</span>
+                  <small className="muted">{new Date(backup.when).toLocaleTimeString()}</small>
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       <section aria-label="All workflows">
         <h3>{user ? "Your workflows" : "On this device"}</h3>
         {all.length === 0 ? (

@@ -4,6 +4,14 @@ import { useWorkspace } from "./workspace-store.ts";
 export function SaveStatus() {
   const save = useWorkspace((state) => state.save);
   const dirty = useWorkspace((state) => state.dirty);
+  const online = useWorkspace((state) => state.online);
+  if (!online) {
+    return (
+      <span className="save-status error" role="status">
+        Offline — changes kept on this device
+      </span>
+    );
+  }
   if (save.state === "saving") {
     return (
       <span className="save-status" role="status">

@@ -17,17 +17,37 @@ export interface JournalEntry {
   writtenAt: number;
 }
 
+/** A workflow that failed to save, encrypted (AES-GCM) with this browser's own key. */
+export interface Backup {
+  id?: number;
+  workflowId: string | null;
+  name: string;
+  createdAt: number;
+  iv: Uint8Array<ArrayBuffer>;
+  ciphertext: ArrayBuffer;
+}
+
+export interface StoredKey {
+  name: string;
+  key: CryptoKey;
+}
+
 export interface RecentWorkflow {
   id: string;
   name: string;
   accessedAt: number;
 }
 
-/** IndexedDB (version 1, SPEC §9): signed-out workflows, the edit journal, recent list. */
+/**
+ * IndexedDB (version 1, SPEC §9): signed-out workflows, the edit journal, the recent list,
+ * encrypted backups of failed saves and the key that encrypts them.
+ */
 export class LocalDb extends Dexie {
-  workflows!: EntityTable<LocalWorkflow, "id">;
-  journal!: EntityTable<JournalEntry, "key">;
-  recent!: EntityTable<RecentWorkflow, "id">;
+  declare workflows: EntityTable<LocalWorkflow, "id">;
+  declare journal: EntityTable<JournalEntry, "key">;
+  declare recent: EntityTable<RecentWorkflow, "id">;
+  declare backups: EntityTable<Backup, "id">;
+  declare cryptoKeys: EntityTable<StoredKey, "name">;
 
   constructor(name = "atelier") {
     super(name);
@@ -35,6 +55,8 @@ export class LocalDb extends Dexie {
       workflows: "id, updatedAt",
       journal: "key",
       recent: "id, accessedAt",
+      backups: "++id, createdAt",
+      cryptoKeys: "name",
     });
   }
 }

@@ -17,6 +17,7 @@ import type { CanvasEdge, CanvasNode, DocumentGraph } from "../document/types.ts
 /** IndexedDB code loads after the editor has drawn (it is not needed for the first paint). */
 const local = () => import("./local-db.ts").then((module) => module.localDb);
 
+import { createBackup, listBackups, readBackup } from "./backups.ts";
 import { useWorkspace } from "./workspace-store.ts";
 
 const JOURNAL_DELAY_MS = 1000;
@@ -133,6 +134,19 @@ export function createPersistence(documents: DocumentStore) {
     if (state.workflowId !== before.workflowId || state.location !== before.location) watch();
   });
 
+  // Connectivity (SPEC §4): back online, pending cloud changes sync after 2 s.
+  if (typeof window !== "undefined") {
+    window.addEventListener("offline", () => workspace.getState().set({ online: false }));
+    window.addEventListener("online", () => {
+      workspace.getState().set({ online: true });
+      setTimeout(() => {
+        const state = workspace.getState();
+        if (state.online && state.dirty && state.user && state.location === "cloud")
+          void commands.save();
+      }, LIMITS.timing.reconnectSyncDelayMs);
+    });
+  }
+
   const commands = {
     /** Saves to the cloud when signed in, else to this browser. */
     async save(options: { overwrite?: boolean; asCopy?: boolean } = {}): Promise<void> {
@@ -151,6 +165,11 @@ export function createPersistence(documents: DocumentStore) {
       }
       progress(40);
       const state = workspace.getState();
+      if (state.user && !state.online) {
+        workspace.getState().set({ save: { state: "error", progress: 0 } });
+        notify.error("Cannot sync while offline");
+        return;
+      }
       try {
         if (state.user) {
           const copy = options.asCopy || state.location !== "cloud" || !state.workflowId;
@@ -195,7 +214,14 @@ export function createPersistence(documents: DocumentStore) {
           return;
         }
         workspace.getState().set({ save: { state: "error", progress: 0 } });
-        notify.error(error instanceof Error ? error.message : "Failed to save workflow");
+        // Nothing is lost: the work goes into an encrypted local backup.
+        try {
+          await createBackup(await local(), state.workflowId, state.name, data);
+          notify.error("Failed to save workflow. An encrypted backup has been created locally.");
+        } catch (backupError) {
+          console.error("Backup failed", backupError);
+          notify.error("Failed to save workflow and could not create backup.");
+        }
       }
     },
 
@@ -246,6 +272,32 @@ export function createPersistence(documents: DocumentStore) {
     async reloadTheirs(): Promise<void> {
       const id = workspace.getState().workflowId;
       if (id) await this.open(id);
+    },
+
+    /** Puts a backup back on the canvas; it stays unsaved until the user saves. */
+    async restoreBackup(id: number): Promise<void> {
+      try {
+        const { backup, data } = await readBackup(await local(), id);
+        replaceDocument(toGraph(data));
+        workspace.getState().set({
+          workflowId: backup.workflowId,
+          location: backup.workflowId
+            ? backup.workflowId.startsWith("local-")
+              ? "local"
+              : "cloud"
+            : null,
+          name: backup.name,
+          dirty: true,
+          conflict: null,
+        });
+        notify.info("Workflow restored from backup. Please save to persist changes.");
+      } catch {
+        notify.error("Failed to restore workflow from backup");
+      }
+    },
+
+    async backups() {
+      return listBackups(await local());
     },
 
     newWorkflow(): void {

@@ -19,6 +19,7 @@ export interface WorkspaceState {
   save: { state: SaveState; progress: number };
   user: SessionUser | null;
   conflict: Conflict | null;
+  online: boolean;
   set(patch: Partial<Omit<WorkspaceState, "set">>): void;
 }
 
@@ -31,5 +32,6 @@ export const useWorkspace = create<WorkspaceState>()((set) => ({
   save: { state: "idle", progress: 0 },
   user: null,
   conflict: null,
+  online: typeof navigator === "undefined" ? true : navigator.onLine,
   set: (patch) => set(patch),
 }));
