@@ -1,4 +1,10 @@
-import type { SavedWorkflow, WorkflowRow, WorkflowSummary } from "@atelier/core";
+import {
+  type Folder,
+  LIMITS,
+  type SavedWorkflow,
+  type WorkflowRow,
+  type WorkflowSummary,
+} from "@atelier/core";
 
 /** An answer other than 2xx: the server's `{ error }` text, and for 409 the current version. */
 export class ApiError extends Error {
@@ -11,13 +17,25 @@ export class ApiError extends Error {
   }
 }
 
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(path, {
-    method,
-    credentials: "include",
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+async function call<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  timeoutMs?: number,
+): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      credentials: "include",
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      ...(timeoutMs ? { signal: AbortSignal.timeout(timeoutMs) } : {}),
+    });
+  } catch (error) {
+    if ((error as Error).name === "TimeoutError") throw new ApiError(0, "Request timed out");
+    throw new ApiError(0, "Network error");
+  }
   const text = await response.text();
   const parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
   if (!response.ok) {
@@ -61,4 +79,32 @@ export const api = {
       basedOn,
     }),
   deleteWorkflow: (id: string) => call("DELETE", `/api/workflows/${encodeURIComponent(id)}`),
+  /** SPEC §6: a 401 from the folder list means "no folders". */
+  listFolders: () =>
+    call<{ folders: Folder[] }>(
+      "GET",
+      "/api/folders",
+      undefined,
+      LIMITS.timing.folderListTimeoutMs,
+    ).catch((error) => {
+      if (error instanceof ApiError && error.status === 401) return { folders: [] as Folder[] };
+      throw error;
+    }),
+  createFolder: (name: string) =>
+    call<{ folder: Folder }>("POST", "/api/folders", { name }, LIMITS.timing.folderListTimeoutMs),
+  renameFolder: (id: string, name: string) =>
+    call<{ folder: Folder }>("PATCH", `/api/folders/${encodeURIComponent(id)}`, { name }),
+  deleteFolder: (id: string) => call("DELETE", `/api/folders/${encodeURIComponent(id)}`),
+  moveWorkflows: (folderId: string | null, workflowIds: string[]) =>
+    call("PUT", `/api/folders/${encodeURIComponent(folderId ?? "unfiled")}/workflows`, {
+      workflowIds,
+    }),
+  copyWorkflows: (folderId: string | null, workflowIds: string[]) =>
+    call<{ workflowIds: string[] }>(
+      "POST",
+      `/api/folders/${encodeURIComponent(folderId ?? "unfiled")}/workflows`,
+      { workflowIds },
+    ),
+  fork: (sourceWorkflowId: string) =>
+    call<{ workflowId: string }>("POST", "/api/workflows/fork", { sourceWorkflowId }),
 };

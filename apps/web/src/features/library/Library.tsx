@@ -2,8 +2,8 @@ import { LIMITS } from "@atelier/core";
 import { useCallback, useEffect, useState } from "react";
 import { api } from "../../services/api.ts";
 import { usePersistence } from "../persistence/context.tsx";
-
 import { useWorkspace } from "../persistence/workspace-store.ts";
+import { Folders } from "./Folders.tsx";
 
 interface Entry {
   id: string;
@@ -123,6 +123,7 @@ export function Library() {
           <ul>{all.map(item)}</ul>
         )}
       </section>
+      {user ? <Folders onChanged={() => void refresh()} /> : null}
     </nav>
   );
 }

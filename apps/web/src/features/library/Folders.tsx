@@ -1,0 +1,204 @@
+import { FOLDER_ERRORS, type Folder, validateFolderName } from "@atelier/core";
+import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { ApiError, api } from "../../services/api.ts";
+import { notify } from "../canvas/notify.ts";
+import { usePersistence } from "../persistence/context.tsx";
+
+interface WorkflowEntry {
+  id: string;
+  name: string;
+  folderId: string | null;
+}
+
+const failure = (error: unknown, fallback: string) =>
+  error instanceof ApiError && error.message ? error.message : fallback;
+
+/** Cloud workflows by folder: create, rename, delete folders; move, copy, fork, delete workflows. */
+export function Folders({ onChanged }: { onChanged(): void }) {
+  const persistence = usePersistence();
+  const [folders, setFolders] = useState<Folder[]>([]);
+  const [workflows, setWorkflows] = useState<WorkflowEntry[]>([]);
+  const [filter, setFilter] = useState<string | "all" | "unfiled">("all");
+  const [draft, setDraft] = useState("");
+  const [renaming, setRenaming] = useState<{ id: string; name: string } | null>(null);
+
+  const refresh = useCallback(async () => {
+    try {
+      const [{ folders: list }, { workflows: rows }] = await Promise.all([
+        api.listFolders(),
+        api.listWorkflows(),
+      ]);
+      setFolders(list);
+      setWorkflows(rows.map((row) => ({ id: row.id, name: row.name, folderId: row.folder_id })));
+    } catch (error) {
+      notify.error(failure(error, "Request timed out"));
+    }
+  }, []);
+  useEffect(() => void refresh(), [refresh]);
+
+  const run = async (action: () => Promise<unknown>, fallback: string) => {
+    try {
+      await action();
+      await refresh();
+      onChanged();
+    } catch (error) {
+      notify.error(failure(error, fallback));
+    }
+  };
+
+  const create = (event: FormEvent) => {
+    event.preventDefault();
+    const message = validateFolderName(draft);
+    if (message) return notify.error(message);
+    void run(async () => {
+      await api.createFolder(draft.trim());
+      setDraft("");
+    }, FOLDER_ERRORS.create);
+  };
+
+  const rename = (event: FormEvent) => {
+    event.preventDefault();
+    if (!renaming) return;
+    const message = validateFolderName(renaming.name);
+    if (message) return notify.error(message);
+    void run(async () => {
+      await api.renameFolder(renaming.id, renaming.name.trim());
+      setRenaming(null);
+    }, FOLDER_ERRORS.update);
+  };
+
+  const shown = workflows.filter((workflow) =>
+    filter === "all"
+      ? true
+      : filter === "unfiled"
+        ? workflow.folderId === null
+        : workflow.folderId === filter,
+  );
+
+  return (
+    <section aria-label="Folders" className="folders">
+      <h3>Folders</h3>
+      <form onSubmit={create} className="inline-form">
+        <input
+          aria-label="New folder name"
+          placeholder="New folder"
+          value={draft}
+          onChange={(event) => setDraft(event.target.value)}
+        />
+        <button type="submit">Create</button>
+      </form>
+      <ul>
+        {[
+          { id: "all", name: "All workflows" },
+          { id: "unfiled", name: "Unfiled" },
+        ].map((entry) => (
+          <li key={entry.id}>
+            <button
+              type="button"
+              aria-pressed={filter === entry.id}
+              onClick={() => setFilter(entry.id)}
+            >
+              {entry.name}
+            </button>
+          </li>
+        ))}
+        {folders.map((folder) => (
+          <li key={folder.id} className="folder-row">
+            {renaming?.id === folder.id ? (
+              <form onSubmit={rename} className="inline-form">
+                <input
+                  aria-label={`Rename ${folder.name}`}
+                  value={renaming.name}
+                  onChange={(event) => setRenaming({ id: folder.id, name: event.target.value })}
+                />
+                <button type="submit">OK</button>
+              </form>
+            ) : (
+              <>
+                <button
+                  type="button"
+                  aria-pressed={filter === folder.id}
+                  onClick={() => setFilter(folder.id)}
+                >
+                  {folder.name} <small className="muted">({folder.workflow_count})</small>
+                </button>
+                <button
+                  type="button"
+                  aria-label={`Rename folder ${folder.name}`}
+                  onClick={() => setRenaming({ id: folder.id, name: folder.name })}
+                >
+                  ✎
+                </button>
+                <button
+                  type="button"
+                  aria-label={`Delete folder ${folder.name}`}
+                  onClick={() => void run(() => api.deleteFolder(folder.id), FOLDER_ERRORS.delete)}
+                >
+                  ✕
+                </button>
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+      <ul aria-label="Workflows in this folder">
+        {shown.map((workflow) => (
+          <li key={workflow.id} className="workflow-row">
+            <button type="button" onClick={() => void persistence.open(workflow.id)}>
+              {workflow.name}
+            </button>
+            <select
+              aria-label={`Move ${workflow.name} to`}
+              value=""
+              onChange={(event) => {
+                const target = event.target.value === "unfiled" ? null : event.target.value;
+                void run(() => api.moveWorkflows(target, [workflow.id]), FOLDER_ERRORS.move);
+              }}
+            >
+              <option value="">Move…</option>
+              <option value="unfiled">Unfiled</option>
+              {folders.map((folder) => (
+                <option key={folder.id} value={folder.id}>
+                  {folder.name}
+                </option>
+              ))}
+            </select>
+            <select
+              aria-label={`Copy ${workflow.name} to`}
+              value=""
+              onChange={(event) => {
+                const target = event.target.value === "unfiled" ? null : event.target.value;
+                void run(() => api.copyWorkflows(target, [workflow.id]), FOLDER_ERRORS.copy);
+              }}
+            >
+              <option value="">Copy…</option>
+              <option value="unfiled">Unfiled</option>
+              {folders.map((folder) => (
+                <option key={folder.id} value={folder.id}>
+                  {folder.name}
+                </option>
+              ))}
+            </select>
+            <button
+              type="button"
+              aria-label={`Fork ${workflow.name}`}
+              onClick={() => void run(() => api.fork(workflow.id), "Failed to fork workflow")}
+            >
+              Fork
+            </button>
+            <button
+              type="button"
+              aria-label={`Delete ${workflow.name}`}
+              onClick={() =>
+                void run(() => api.deleteWorkflow(workflow.id), "Failed to delete workflow")
+              }
+            >
+              Delete
+            </button>
+          </li>
+        ))}
+        {shown.length === 0 ? <li className="muted">No workflows here</li> : null}
+      </ul>
+    </section>
+  );
+}
