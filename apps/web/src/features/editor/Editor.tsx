@@ -9,6 +9,7 @@ import type { DocumentGraph } from "../document/types.ts";
 import { Library } from "../library/Library.tsx";
 import { SignInDialog } from "../library/SignInDialog.tsx";
 import { Palette } from "../palette/Palette.tsx";
+import { startAutosave } from "../persistence/autosave.ts";
 import { ConflictDialog } from "../persistence/ConflictDialog.tsx";
 import { PersistenceProvider, usePersistence } from "../persistence/context.tsx";
 import { createPersistence } from "../persistence/persistence.ts";
@@ -44,6 +45,7 @@ function Workspace() {
   }, [store, flow, persistence]);
 
   useEffect(() => {
+    const stopAutosave = startAutosave(persistence);
     const onHide = () => persistence.flushOnExit();
     const onKey = (event: KeyboardEvent) => {
       if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "s") {
@@ -56,6 +58,7 @@ function Workspace() {
     return () => {
       window.removeEventListener("pagehide", onHide);
       window.removeEventListener("keydown", onKey);
+      stopAutosave();
     };
   }, [persistence]);
 
