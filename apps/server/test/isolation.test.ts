@@ -28,6 +28,7 @@ function probesFor(ids: {
     "GET /api/auth/admin-status": [
       { method: "GET", path: "/api/auth/admin-status", expect: [200] },
     ],
+    "GET /api/auth/providers": [{ method: "GET", path: "/api/auth/providers", expect: [200] }],
     "POST /api/auth/sign-in/*": [],
     "POST /api/auth/sign-up/*": [],
     "GET /api/auth/*": [],

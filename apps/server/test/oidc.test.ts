@@ -59,6 +59,13 @@ describe("sign-in through a real OpenID Connect provider", () => {
     expect((await browser.json("GET", "/api/folders")).status).toBe(200);
   });
 
+  it("lists the configured providers for the sign-in screen", async () => {
+    const browser = new TestClient(server.url);
+    expect((await browser.json("GET", "/api/auth/providers")).body).toEqual({
+      providers: [{ id: "oidc", name: "Local IdP" }],
+    });
+  });
+
   it("still refuses providers that are not configured", async () => {
     const browser = new TestClient(server.url);
     const google = await browser.json("POST", "/api/auth/sign-in/social", {

@@ -92,3 +92,25 @@ test.describe("never losing work", () => {
     await expect(canvas.nodes()).toHaveCount(2);
   });
 });
+
+test("a cloud load slower than 5 s opens the copy kept on this device", async ({ page }) => {
+  const canvas = new CanvasPage(page);
+  await canvas.open();
+  await signUp(page);
+  await canvas.add("Text");
+  await canvas.add("Imagen 4");
+  await page.getByRole("textbox", { name: "Workflow name" }).fill("Slow server");
+  await page.keyboard.press("Control+s");
+  await expect(page.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
+
+  await page.route(/\/api\/workflows\/[^/]+$/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 7000));
+    await route.continue().catch(() => undefined);
+  });
+  await page.reload();
+  await expect(
+    canvas.toast("The server is slow to answer: opened the copy kept on this device."),
+  ).toBeVisible({ timeout: 10_000 });
+  await expect(canvas.nodes()).toHaveCount(2);
+  await expect(page.getByRole("textbox", { name: "Workflow name" })).toHaveValue("Slow server");
+});

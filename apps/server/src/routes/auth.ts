@@ -52,6 +52,11 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
     return { isAdmin: row?.isAdmin ?? false };
   });
 
+  // The sign-in choices the browser may offer (public: no account data).
+  app.get("/api/auth/providers", async () => ({
+    providers: [...configuredProviders(ctx.config)].map(([id, name]) => ({ id, name })),
+  }));
+
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser(

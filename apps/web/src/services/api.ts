@@ -67,6 +67,14 @@ export const api = {
   signIn: (email: string, password: string) =>
     call<{ user: SessionUser }>("POST", "/api/auth/sign-in/email", { email, password }),
   signOut: () => call("POST", "/api/auth/sign-out", {}),
+  providers: () =>
+    call<{ providers: { id: string; name: string }[] }>("GET", "/api/auth/providers"),
+  /** Starts an OAuth/OIDC sign-in; the provider returns the browser to {origin}/auth/callback. */
+  signInWith: (provider: string) =>
+    call<{ url: string }>("POST", "/api/auth/sign-in/social", {
+      provider,
+      callbackURL: `${window.location.origin}/auth/callback`,
+    }),
   listWorkflows: () => call<{ workflows: WorkflowSummary[] }>("GET", "/api/workflows"),
   getWorkflow: (id: string) =>
     call<{ workflow: WorkflowRow }>("GET", `/api/workflows/${encodeURIComponent(id)}`),

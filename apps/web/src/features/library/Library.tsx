@@ -47,6 +47,7 @@ export function Library() {
       const local = await localDb.workflows
         .orderBy("updatedAt")
         .reverse()
+        .filter((workflow) => workflow.id.startsWith("local-"))
         .limit(LIMITS.storage.workflowListLimit)
         .toArray();
       setAll(

@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useState } from "react";
 import { ApiError, api } from "../../services/api.ts";
 import { Modal } from "../canvas/Modal.tsx";
 import { useWorkspace } from "../persistence/workspace-store.ts";
@@ -8,6 +8,22 @@ export function SignInDialog({ onClose }: { onClose(): void }) {
   const [mode, setMode] = useState<"sign-in" | "sign-up">("sign-in");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [providers, setProviders] = useState<{ id: string; name: string }[]>([]);
+  useEffect(() => {
+    void api
+      .providers()
+      .then((answer) => setProviders(answer.providers))
+      .catch(() => setProviders([]));
+  }, []);
+
+  const continueWith = async (provider: string) => {
+    setError(null);
+    try {
+      window.location.assign((await api.signInWith(provider)).url);
+    } catch (failure) {
+      setError(failure instanceof ApiError ? failure.message : "Could not reach the server");
+    }
+  };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -33,6 +49,16 @@ export function SignInDialog({ onClose }: { onClose(): void }) {
   return (
     <Modal label={mode === "sign-in" ? "Sign in" : "Create an account"} onClose={onClose}>
       <h2>{mode === "sign-in" ? "Sign in" : "Create an account"}</h2>
+      {providers.length > 0 ? (
+        <div className="providers">
+          {providers.map((provider) => (
+            <button key={provider.id} type="button" onClick={() => void continueWith(provider.id)}>
+              Continue with {provider.name}
+            </button>
+          ))}
+          <p className="muted">or with email</p>
+        </div>
+      ) : null}
       <form className="auth-form" onSubmit={(event) => void submit(event)}>
         {mode === "sign-up" ? (
           <label>

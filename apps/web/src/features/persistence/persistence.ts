@@ -96,6 +96,11 @@ export function createPersistence(documents: DocumentStore) {
     }, LIMITS.timing.saveProgressClearMs);
   };
 
+  /** A copy of each cloud workflow stays on this device, for slow or missing connections. */
+  const keepDeviceCopy = async (id: string, name: string, data: SavedWorkflow) => {
+    await (await local()).workflows.put({ id, name, data, updatedAt: Date.now() });
+  };
+
   const progress = (value: number) =>
     workspace.getState().set({ save: { state: "saving", progress: value } });
 
@@ -180,6 +185,10 @@ export function createPersistence(documents: DocumentStore) {
             ? await api.createWorkflow(state.name, data)
             : await api.saveWorkflow(state.workflowId as string, state.name, data, basedOn ?? "");
           progress(90);
+          await keepDeviceCopy(workflow.id, state.name, {
+            ...data,
+            metadata: { ...data.metadata, id: workflow.id },
+          });
           finishSave({
             workflowId: workflow.id,
             location: "cloud",
@@ -241,17 +250,44 @@ export function createPersistence(documents: DocumentStore) {
             conflict: null,
           });
         } else {
-          const { workflow } = await api.getWorkflow(id);
-          if (!workflow.data) throw new Error("Workflow not found");
-          replaceDocument(toGraph(workflow.data));
-          workspace.getState().set({
-            workflowId: id,
-            location: "cloud",
-            basedOn: workflow.updated_at,
-            name: workflow.name,
-            dirty: false,
-            conflict: null,
-          });
+          const cloud = await Promise.race([
+            api.getWorkflow(id).then(
+              (answer) => answer.workflow,
+              (error: unknown) => {
+                if (error instanceof ApiError && error.status !== 0) throw error;
+                return null; // unreachable: try this device's copy
+              },
+            ),
+            new Promise<null>((resolve) =>
+              setTimeout(() => resolve(null), LIMITS.timing.cloudLoadTimeoutMs),
+            ),
+          ]);
+          if (cloud?.data) {
+            replaceDocument(toGraph(cloud.data));
+            workspace.getState().set({
+              workflowId: id,
+              location: "cloud",
+              basedOn: cloud.updated_at,
+              name: cloud.name,
+              dirty: false,
+              conflict: null,
+            });
+            await keepDeviceCopy(id, cloud.name, cloud.data);
+          } else {
+            // Slower than 5 s or offline: the copy kept on this device (SPEC §4).
+            const copy = await (await local()).workflows.get(id);
+            if (!copy) throw new Error(`Workflow ${id} not found in any storage`);
+            replaceDocument(toGraph(copy.data));
+            workspace.getState().set({
+              workflowId: id,
+              location: "cloud",
+              basedOn: null,
+              name: copy.name,
+              dirty: false,
+              conflict: null,
+            });
+            notify.info("The server is slow to answer: opened the copy kept on this device.");
+          }
         }
         await (await local()).recent.put({
           id,
