@@ -1,20 +1,37 @@
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Toaster } from "sonner";
 import { Canvas } from "../canvas/Canvas.tsx";
-import { ShortcutSheet } from "../canvas/ShortcutSheet.tsx";
 import { DocumentProvider, useDocumentStore } from "../document/context.tsx";
 import { createDocumentStore } from "../document/store.ts";
 import type { DocumentGraph } from "../document/types.ts";
-import { Library } from "../library/Library.tsx";
-import { SignInDialog } from "../library/SignInDialog.tsx";
 import { Palette } from "../palette/Palette.tsx";
 import { startAutosave } from "../persistence/autosave.ts";
-import { ConflictDialog } from "../persistence/ConflictDialog.tsx";
 import { PersistenceProvider, usePersistence } from "../persistence/context.tsx";
 import { createPersistence } from "../persistence/persistence.ts";
-import { PreferencesPanel } from "../preferences/PreferencesPanel.tsx";
+import { useWorkspace } from "../persistence/workspace-store.ts";
 import { TopBar } from "./TopBar.tsx";
+
+// Panels load on first use: they are not part of the first paint.
+const Library = lazy(() =>
+  import("../library/Library.tsx").then((module) => ({ default: module.Library })),
+);
+const SignInDialog = lazy(() =>
+  import("../library/SignInDialog.tsx").then((module) => ({ default: module.SignInDialog })),
+);
+const PreferencesPanel = lazy(() =>
+  import("../preferences/PreferencesPanel.tsx").then((module) => ({
+    default: module.PreferencesPanel,
+  })),
+);
+const ConflictDialog = lazy(() =>
+  import("../persistence/ConflictDialog.tsx").then((module) => ({
+    default: module.ConflictDialog,
+  })),
+);
+const ShortcutSheet = lazy(() =>
+  import("../canvas/ShortcutSheet.tsx").then((module) => ({ default: module.ShortcutSheet })),
+);
 
 /** `?fixture=N` opens a generated N-node workflow (benchmarks, performance checks). */
 async function fixtureFromUrl(): Promise<DocumentGraph | null> {
@@ -30,6 +47,7 @@ function Workspace() {
   const persistence = usePersistence();
   const [panel, setPanel] = useState<"preferences" | "shortcuts" | "sign-in" | null>(null);
   const [tab, setTab] = useState<"nodes" | "library">("nodes");
+  const hasConflict = useWorkspace((state) => state.conflict !== null);
 
   // Once per editor: who is signed in, then a fixture or the last session's work.
   const started = useRef(false);
@@ -102,16 +120,24 @@ function Workspace() {
               Library
             </button>
           </div>
-          {tab === "nodes" ? <Palette onAdd={addAtCentre} /> : <Library />}
+          <Suspense fallback={<p className="muted">Loading…</p>}>
+            {tab === "nodes" ? <Palette onAdd={addAtCentre} /> : <Library />}
+          </Suspense>
         </aside>
         <main className="canvas-area">
           <Canvas />
         </main>
       </div>
-      {panel === "preferences" ? <PreferencesPanel onClose={() => setPanel(null)} /> : null}
-      {panel === "shortcuts" ? <ShortcutSheet onClose={() => setPanel(null)} /> : null}
-      {panel === "sign-in" ? <SignInDialog onClose={() => setPanel(null)} /> : null}
-      <ConflictDialog />
+      <Suspense fallback={null}>
+        {panel === "preferences" ? <PreferencesPanel onClose={() => setPanel(null)} /> : null}
+        {panel === "shortcuts" ? <ShortcutSheet onClose={() => setPanel(null)} /> : null}
+        {panel === "sign-in" ? <SignInDialog onClose={() => setPanel(null)} /> : null}
+      </Suspense>
+      {hasConflict ? (
+        <Suspense fallback={null}>
+          <ConflictDialog />
+        </Suspense>
+      ) : null}
       <Toaster position="bottom-right" theme="dark" richColors closeButton />
     </div>
   );

@@ -61,7 +61,7 @@ export const TopBar = memo(function TopBar({ onPreferences, onShortcuts, onSignI
         <button type="button" onClick={() => void persistence.save()} title="Save (Ctrl/⌘ + S)">
           Save
         </button>
-        <button type="button" onClick={() => persistence.exportFile()}>
+        <button type="button" onClick={() => void persistence.exportFile()}>
           Export
         </button>
         <button type="button" onClick={() => fileInput.current?.click()}>

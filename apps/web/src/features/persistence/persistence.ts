@@ -4,7 +4,6 @@ import {
   loadWorkflowData,
   parseWorkflowFile,
   type SavedWorkflow,
-  serializeWorkflow,
   utf8ByteLength,
   workflowTooLargeMessage,
 } from "@atelier/core";
@@ -18,6 +17,8 @@ import type { CanvasEdge, CanvasNode, DocumentGraph } from "../document/types.ts
 const local = () => import("./local-db.ts").then((module) => module.localDb);
 
 import { createBackup, listBackups, readBackup } from "./backups.ts";
+import { serializer } from "./serializer.ts";
+import { WorkflowCache } from "./workflow-cache.ts";
 import { useWorkspace } from "./workspace-store.ts";
 
 const JOURNAL_DELAY_MS = 1000;
@@ -25,11 +26,14 @@ const CLEAN_EXIT_KEY = "atelier.cleanExit";
 const LAST_WORKFLOW_KEY = "atelier.lastWorkflow";
 
 /** The document as SPEC's saved form, named after the workspace. */
-function serializeCurrent(documents: DocumentStore): SavedWorkflow {
+function serializeCurrent(documents: DocumentStore): Promise<SavedWorkflow> {
   const { nodes, edges } = documents.getState();
   const { name, workflowId } = useWorkspace.getState();
-  return serializeWorkflow({ nodes, edges, metadata: { name, id: workflowId } });
+  return serializer.serialize({ nodes, edges, metadata: { name, id: workflowId } });
 }
+
+/** Cloud workflows opened lately, for a slow or missing connection. */
+const recentlyLoaded = new WorkflowCache<{ name: string; data: SavedWorkflow }>();
 
 function toGraph(data: SavedWorkflow): DocumentGraph {
   const { document } = loadWorkflowData(data);
@@ -60,7 +64,7 @@ export function createPersistence(documents: DocumentStore) {
       key: "current",
       workflowId,
       name,
-      data: serializeCurrent(documents),
+      data: await serializeCurrent(documents),
       writtenAt: Date.now(),
     });
   };
@@ -160,7 +164,7 @@ export function createPersistence(documents: DocumentStore) {
       if (isLargeWorkflow(nodes.length, edges.length))
         notify.info("Saving large workflow, this may take a moment...");
       progress(10);
-      const data = serializeCurrent(documents);
+      const data = await serializeCurrent(documents);
       const bytes = utf8ByteLength(JSON.stringify(data));
       const tooLarge = workflowTooLargeMessage(bytes);
       if (tooLarge) {
@@ -273,9 +277,10 @@ export function createPersistence(documents: DocumentStore) {
               conflict: null,
             });
             await keepDeviceCopy(id, cloud.name, cloud.data);
+            recentlyLoaded.set(id, { name: cloud.name, data: cloud.data }, cloud.data_size_bytes);
           } else {
             // Slower than 5 s or offline: the copy kept on this device (SPEC §4).
-            const copy = await (await local()).workflows.get(id);
+            const copy = recentlyLoaded.get(id) ?? (await (await local()).workflows.get(id));
             if (!copy) throw new Error(`Workflow ${id} not found in any storage`);
             replaceDocument(toGraph(copy.data));
             workspace.getState().set({
@@ -351,8 +356,8 @@ export function createPersistence(documents: DocumentStore) {
     },
 
     /** Downloads the workflow as a .json file. */
-    exportFile(): void {
-      const data = serializeCurrent(documents);
+    async exportFile(): Promise<void> {
+      const data = await serializeCurrent(documents);
       const url = URL.createObjectURL(
         new Blob([JSON.stringify(data, null, 2)], { type: "application/json" }),
       );
