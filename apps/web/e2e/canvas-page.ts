@@ -6,7 +6,7 @@ export class CanvasPage {
 
   async open(query = ""): Promise<void> {
     await this.page.goto(`/${query}`);
-    await expect(this.page.locator(".react-flow")).toBeVisible();
+    await expect(this.page.locator(".react-flow")).toBeVisible({ timeout: 30_000 });
   }
 
   palette(): Locator {

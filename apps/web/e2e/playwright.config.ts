@@ -21,7 +21,9 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  timeout: 60_000,
+  timeout: 90_000,
+  // The machines are shared and small: give each expectation room, not sleeps.
+  expect: { timeout: 10_000 },
   reporter: [["list"], ["../../../scripts/playwright-closing-line.ts"]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
