@@ -6,21 +6,12 @@ test("folders: create (reserved and invalid names refused), rename, move, copy, 
 }) => {
   const canvas = new CanvasPage(page);
   await canvas.open();
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page
-    .getByRole("dialog", { name: "Sign in" })
-    .getByRole("button", { name: "Create an account" })
-    .click();
-  const form = page.getByRole("dialog", { name: "Create an account" });
-  await form.getByLabel("Email").fill(`folders-${Date.now()}@example.com`);
-  await form.getByLabel("Password").fill("correct horse battery");
-  await form.getByRole("button", { name: "Create account" }).click();
-  await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+  await canvas.signUp();
 
   await canvas.add("Text");
   await page.getByRole("textbox", { name: "Workflow name" }).fill("Poster");
   await page.keyboard.press("Control+s");
-  await expect(page.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: /^Saved$/ })).toBeVisible();
 
   await page.getByRole("tab", { name: "Library" }).click();
   const folders = page.getByRole("region", { name: "Folders" });

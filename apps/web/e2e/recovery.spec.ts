@@ -1,26 +1,11 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { CanvasPage } from "./canvas-page.ts";
-
-async function signUp(page: Page) {
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page
-    .getByRole("dialog", { name: "Sign in" })
-    .getByRole("button", { name: "Create an account" })
-    .click();
-  const form = page.getByRole("dialog", { name: "Create an account" });
-  await form
-    .getByLabel("Email")
-    .fill(`e2e-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`);
-  await form.getByLabel("Password").fill("correct horse battery");
-  await form.getByRole("button", { name: "Create account" }).click();
-  await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
-}
 
 test.describe("never losing work", () => {
   test("a failed save leaves an encrypted backup that restores", async ({ page }) => {
     const canvas = new CanvasPage(page);
     await canvas.open();
-    await signUp(page);
+    await canvas.signUp();
     await canvas.add("Text");
     await canvas.add("Seedream 4");
     await page.getByRole("textbox", { name: "Workflow name" }).fill("Fragile");
@@ -70,10 +55,10 @@ test.describe("never losing work", () => {
   test("offline edits are kept and sync when the connection returns", async ({ page, context }) => {
     const canvas = new CanvasPage(page);
     await canvas.open();
-    await signUp(page);
+    await canvas.signUp();
     await canvas.add("Text");
     await page.getByRole("button", { name: "Save" }).click();
-    await expect(page.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
+    await expect(page.getByRole("status").filter({ hasText: /^Saved$/ })).toBeVisible();
 
     await context.setOffline(true);
     await expect(
@@ -85,7 +70,7 @@ test.describe("never losing work", () => {
     await canvas.shot("15-offline");
 
     await context.setOffline(false);
-    await expect(page.getByRole("status").filter({ hasText: "Saved" })).toBeVisible({
+    await expect(page.getByRole("status").filter({ hasText: /^Saved$/ })).toBeVisible({
       timeout: 10_000,
     });
     await page.reload();
@@ -96,12 +81,12 @@ test.describe("never losing work", () => {
 test("a cloud load slower than 5 s opens the copy kept on this device", async ({ page }) => {
   const canvas = new CanvasPage(page);
   await canvas.open();
-  await signUp(page);
+  await canvas.signUp();
   await canvas.add("Text");
   await canvas.add("Imagen 4");
   await page.getByRole("textbox", { name: "Workflow name" }).fill("Slow server");
   await page.keyboard.press("Control+s");
-  await expect(page.getByRole("status").filter({ hasText: "Saved" })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: /^Saved$/ })).toBeVisible();
 
   await page.route(/\/api\/workflows\/[^/]+$/, async (route) => {
     await new Promise((resolve) => setTimeout(resolve, 7000));

@@ -10,6 +10,32 @@ interface WorkflowEntry {
   folderId: string | null;
 }
 
+/** A one-shot choice of folder ("Unfiled" is null). */
+function FolderSelect(props: {
+  label: string;
+  placeholder: string;
+  folders: Folder[];
+  onPick(target: string | null): void;
+}) {
+  return (
+    <select
+      aria-label={props.label}
+      value=""
+      onChange={(event) =>
+        props.onPick(event.target.value === "unfiled" ? null : event.target.value)
+      }
+    >
+      <option value="">{props.placeholder}</option>
+      <option value="unfiled">Unfiled</option>
+      {props.folders.map((folder) => (
+        <option key={folder.id} value={folder.id}>
+          {folder.name}
+        </option>
+      ))}
+    </select>
+  );
+}
+
 const failure = (error: unknown, fallback: string) =>
   error instanceof ApiError && error.message ? error.message : fallback;
 
@@ -147,38 +173,22 @@ export function Folders({ onChanged }: { onChanged(): void }) {
             <button type="button" onClick={() => void persistence.open(workflow.id)}>
               {workflow.name}
             </button>
-            <select
-              aria-label={`Move ${workflow.name} to`}
-              value=""
-              onChange={(event) => {
-                const target = event.target.value === "unfiled" ? null : event.target.value;
-                void run(() => api.moveWorkflows(target, [workflow.id]), FOLDER_ERRORS.move);
-              }}
-            >
-              <option value="">Move…</option>
-              <option value="unfiled">Unfiled</option>
-              {folders.map((folder) => (
-                <option key={folder.id} value={folder.id}>
-                  {folder.name}
-                </option>
-              ))}
-            </select>
-            <select
-              aria-label={`Copy ${workflow.name} to`}
-              value=""
-              onChange={(event) => {
-                const target = event.target.value === "unfiled" ? null : event.target.value;
-                void run(() => api.copyWorkflows(target, [workflow.id]), FOLDER_ERRORS.copy);
-              }}
-            >
-              <option value="">Copy…</option>
-              <option value="unfiled">Unfiled</option>
-              {folders.map((folder) => (
-                <option key={folder.id} value={folder.id}>
-                  {folder.name}
-                </option>
-              ))}
-            </select>
+            <FolderSelect
+              label={`Move ${workflow.name} to`}
+              placeholder="Move…"
+              folders={folders}
+              onPick={(target) =>
+                void run(() => api.moveWorkflows(target, [workflow.id]), FOLDER_ERRORS.move)
+              }
+            />
+            <FolderSelect
+              label={`Copy ${workflow.name} to`}
+              placeholder="Copy…"
+              folders={folders}
+              onPick={(target) =>
+                void run(() => api.copyWorkflows(target, [workflow.id]), FOLDER_ERRORS.copy)
+              }
+            />
             <button
               type="button"
               aria-label={`Fork ${workflow.name}`}
