@@ -1,16 +1,20 @@
 import { audioNodes } from "./audio.ts";
 import { containerNodes } from "./containers.ts";
 import { imageNodes } from "./image.ts";
+import { imageVendorNodes } from "./image-vendors.ts";
 import { processingNodes } from "./processing.ts";
 import { textNodes } from "./text.ts";
 import { threeDNodes } from "./three-d.ts";
 import type { NodeDefinition } from "./types.ts";
 import { videoNodes } from "./video.ts";
+import { videoVendorNodes } from "./video-vendors.ts";
 
 const ALL: readonly NodeDefinition[] = [
   ...textNodes,
   ...imageNodes,
+  ...imageVendorNodes,
   ...videoNodes,
+  ...videoVendorNodes,
   ...threeDNodes,
   ...audioNodes,
   ...processingNodes,

@@ -12,36 +12,14 @@ import { notify } from "../canvas/notify.ts";
 import { diffGraphs } from "../document/history.ts";
 import type { DocumentStore } from "../document/store.ts";
 import type { CanvasEdge, CanvasNode, DocumentGraph } from "../document/types.ts";
-
-/** IndexedDB code loads after the editor has drawn (it is not needed for the first paint). */
-const local = () => import("./local-db.ts").then((module) => module.localDb);
-
 import { createBackup, listBackups, readBackup } from "./backups.ts";
-import { serializer } from "./serializer.ts";
-import { WorkflowCache } from "./workflow-cache.ts";
+import { local, recentlyLoaded, serializeCurrent, toGraph } from "./document-io.ts";
+import { followChanges } from "./live-sync.ts";
 import { useWorkspace } from "./workspace-store.ts";
 
 const JOURNAL_DELAY_MS = 1000;
 const CLEAN_EXIT_KEY = "atelier.cleanExit";
 const LAST_WORKFLOW_KEY = "atelier.lastWorkflow";
-
-/** The document as SPEC's saved form, named after the workspace. */
-function serializeCurrent(documents: DocumentStore): Promise<SavedWorkflow> {
-  const { nodes, edges } = documents.getState();
-  const { name, workflowId } = useWorkspace.getState();
-  return serializer.serialize({ nodes, edges, metadata: { name, id: workflowId } });
-}
-
-/** Cloud workflows opened lately, for a slow or missing connection. */
-const recentlyLoaded = new WorkflowCache<{ name: string; data: SavedWorkflow }>();
-
-function toGraph(data: SavedWorkflow): DocumentGraph {
-  const { document } = loadWorkflowData(data);
-  return {
-    nodes: document.nodes as unknown as CanvasNode[],
-    edges: document.edges as unknown as CanvasEdge[],
-  };
-}
 
 /**
  * Saving, loading and the never-lose-an-edit journal, as commands over the document store.
@@ -107,54 +85,6 @@ export function createPersistence(documents: DocumentStore) {
 
   const progress = (value: number) =>
     workspace.getState().set({ save: { state: "saving", progress: value } });
-
-  // Realtime: an open cloud workflow listens to its event stream (one per tab). A change
-  // made elsewhere reloads it, unless there are unsaved edits — then the user chooses.
-  let stream: EventSource | null = null;
-  let streamFor: string | null = null;
-  let openWorkflow: (id: string) => Promise<void> = async () => undefined;
-  const watch = () => {
-    const { workflowId, location } = workspace.getState();
-    const target = location === "cloud" ? workflowId : null;
-    if (target === streamFor) return;
-    stream?.close();
-    stream = null;
-    streamFor = target;
-    if (!target || typeof EventSource === "undefined") return;
-    stream = new EventSource(`/api/workflows/${encodeURIComponent(target)}/events`, {
-      withCredentials: true,
-    });
-    stream.addEventListener("updated", (event) => {
-      const { updated_at: updatedAt } = JSON.parse((event as MessageEvent<string>).data) as {
-        updated_at: string;
-      };
-      const state = workspace.getState();
-      if (
-        state.workflowId !== target ||
-        state.save.state === "saving" ||
-        updatedAt === state.basedOn
-      )
-        return;
-      if (state.dirty) state.set({ conflict: { theirUpdatedAt: updatedAt } });
-      else void openWorkflow(target);
-    });
-  };
-  workspace.subscribe((state, before) => {
-    if (state.workflowId !== before.workflowId || state.location !== before.location) watch();
-  });
-
-  // Connectivity (SPEC §4): back online, pending cloud changes sync after 2 s.
-  if (typeof window !== "undefined") {
-    window.addEventListener("offline", () => workspace.getState().set({ online: false }));
-    window.addEventListener("online", () => {
-      workspace.getState().set({ online: true });
-      setTimeout(() => {
-        const state = workspace.getState();
-        if (state.online && state.dirty && state.user && state.location === "cloud")
-          void commands.save();
-      }, LIMITS.timing.reconnectSyncDelayMs);
-    });
-  }
 
   const commands = {
     /** Saves to the cloud when signed in, else to this browser. */
@@ -445,7 +375,7 @@ export function createPersistence(documents: DocumentStore) {
       workspace.getState().set({ user: await api.session() });
     },
   };
-  openWorkflow = (id) => commands.open(id);
+  followChanges({ open: (id) => commands.open(id), save: () => commands.save() });
   return commands;
 }
 

@@ -1,0 +1,28 @@
+import { loadWorkflowData, type SavedWorkflow } from "@atelier/core";
+import type { DocumentStore } from "../document/store.ts";
+import type { CanvasEdge, CanvasNode, DocumentGraph } from "../document/types.ts";
+import { serializer } from "./serializer.ts";
+import { WorkflowCache } from "./workflow-cache.ts";
+import { useWorkspace } from "./workspace-store.ts";
+
+/** IndexedDB code loads after the editor has drawn (it is not needed for the first paint). */
+export const local = () => import("./local-db.ts").then((module) => module.localDb);
+
+/** The document as SPEC's saved form, named after the workspace (serialized off the main thread). */
+export function serializeCurrent(documents: DocumentStore): Promise<SavedWorkflow> {
+  const { nodes, edges } = documents.getState();
+  const { name, workflowId } = useWorkspace.getState();
+  return serializer.serialize({ nodes, edges, metadata: { name, id: workflowId } });
+}
+
+/** A saved workflow as the editor's graph, validated and recovered by core. */
+export function toGraph(data: SavedWorkflow): DocumentGraph {
+  const { document } = loadWorkflowData(data);
+  return {
+    nodes: document.nodes as unknown as CanvasNode[],
+    edges: document.edges as unknown as CanvasEdge[],
+  };
+}
+
+/** Cloud workflows opened lately, for a slow or missing connection. */
+export const recentlyLoaded = new WorkflowCache<{ name: string; data: SavedWorkflow }>();

@@ -1,0 +1,60 @@
+import { LIMITS } from "@atelier/core";
+import { useWorkspace } from "./workspace-store.ts";
+
+interface Commands {
+  open(id: string): Promise<void>;
+  save(): Promise<void>;
+}
+
+/**
+ * Keeps the open workflow in step with the world:
+ * - realtime: an open cloud workflow listens to its event stream (one per tab); a change
+ *   made elsewhere reloads it, unless there are unsaved edits — then the user chooses;
+ * - connectivity (SPEC §4): offline state, and back online, pending cloud edits sync after 2 s.
+ */
+export function followChanges(commands: Commands): void {
+  const workspace = useWorkspace;
+  let stream: EventSource | null = null;
+  let streamFor: string | null = null;
+
+  const watch = () => {
+    const { workflowId, location } = workspace.getState();
+    const target = location === "cloud" ? workflowId : null;
+    if (target === streamFor) return;
+    stream?.close();
+    stream = null;
+    streamFor = target;
+    if (!target || typeof EventSource === "undefined") return;
+    stream = new EventSource(`/api/workflows/${encodeURIComponent(target)}/events`, {
+      withCredentials: true,
+    });
+    stream.addEventListener("updated", (event) => {
+      const { updated_at: updatedAt } = JSON.parse((event as MessageEvent<string>).data) as {
+        updated_at: string;
+      };
+      const state = workspace.getState();
+      if (
+        state.workflowId !== target ||
+        state.save.state === "saving" ||
+        updatedAt === state.basedOn
+      )
+        return;
+      if (state.dirty) state.set({ conflict: { theirUpdatedAt: updatedAt } });
+      else void commands.open(target);
+    });
+  };
+  workspace.subscribe((state, before) => {
+    if (state.workflowId !== before.workflowId || state.location !== before.location) watch();
+  });
+
+  if (typeof window === "undefined") return;
+  window.addEventListener("offline", () => workspace.getState().set({ online: false }));
+  window.addEventListener("online", () => {
+    workspace.getState().set({ online: true });
+    setTimeout(() => {
+      const state = workspace.getState();
+      if (state.online && state.dirty && state.user && state.location === "cloud")
+        void commands.save();
+    }, LIMITS.timing.reconnectSyncDelayMs);
+  });
+}

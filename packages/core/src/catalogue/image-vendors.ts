@@ -1,0 +1,152 @@
+import {
+  choice,
+  flag,
+  imageInput,
+  imageOutputs,
+  input,
+  integer,
+  number,
+  numImages,
+  params,
+  prompt,
+  promptInput,
+  referenceImagesInput,
+  seed,
+} from "./define.ts";
+import type { NodeDefinition } from "./types.ts";
+
+const gen = (definition: Omit<NodeDefinition, "category" | "outputs">): NodeDefinition => ({
+  ...definition,
+  category: "image",
+  outputs: imageOutputs,
+});
+
+/** Image models served by their vendors' own APIs (Leonardo, Luma, Freepik, Runway). */
+export const imageVendorNodes: NodeDefinition[] = [
+  gen({
+    type: "lucid",
+    displayName: "Lucid Origin",
+    description: "Leonardo Lucid Origin: crisp, prompt-faithful images.",
+    inputs: [promptInput()],
+    params: params({
+      prompt: prompt(),
+      contrast: choice(["3", "3.5", "4"], "3.5", "Contrast"),
+      width: integer(512, 1536, 1024, "Width"),
+      height: integer(512, 1536, 1024, "Height"),
+      numImages: numImages(4),
+      enhancePrompt: flag(false, "Enhance prompt"),
+      ultra: flag(false, "Ultra"),
+    }),
+    run: {
+      kind: "provider",
+      provider: "leonardo",
+      endpoint: "7b592283-e8a7-4c5a-9ba6-d18c31f258b9",
+    },
+  }),
+  gen({
+    type: "luma-photon",
+    displayName: "Luma Photon",
+    description: "Luma Photon: images with references and style references.",
+    inputs: [
+      promptInput(),
+      imageInput(),
+      referenceImagesInput(),
+      input("styleReference", "Style reference", "image"),
+    ],
+    params: params({
+      prompt: prompt(),
+      model: choice(["photon-1", "photon-flash-1"], "photon-1", "Model"),
+      aspectRatio: choice(
+        ["1:1", "16:9", "9:16", "4:3", "3:4", "21:9", "9:21"],
+        "1:1",
+        "Aspect ratio",
+      ),
+      strength: number(0, 1, 0.8, "Modify strength"),
+    }),
+    run: {
+      kind: "provider",
+      provider: "fal",
+      endpoint: "fal-ai/luma-photon",
+      variants: { flash: "fal-ai/luma-photon/flash", modify: "fal-ai/luma-photon/modify" },
+    },
+  }),
+  gen({
+    type: "mystic",
+    displayName: "Mystic",
+    description: "Freepik Mystic: photorealistic images guided by structure and style references.",
+    inputs: [
+      promptInput(false),
+      input("structureReference", "Structure reference", "image"),
+      input("styleReference", "Style reference", "image"),
+    ],
+    params: params({
+      prompt: prompt(),
+      resolution: choice(["2k", "4k"], "2k", "Resolution"),
+      aspectRatio: choice(
+        [
+          "square_1_1",
+          "classic_4_3",
+          "traditional_3_4",
+          "widescreen_16_9",
+          "social_story_9_16",
+          "standard_3_2",
+          "portrait_2_3",
+          "horizontal_2_1",
+          "vertical_1_2",
+          "social_post_4_5",
+        ],
+        "square_1_1",
+        "Aspect ratio",
+      ),
+      model: choice(
+        ["realism", "fluid", "zen", "flexible", "super_real", "editorial_portraits"],
+        "realism",
+        "Model",
+      ),
+      structureStrength: integer(0, 100, 50, "Structure strength"),
+      adherence: integer(0, 100, 50, "Style adherence"),
+      hdr: integer(0, 100, 50, "HDR"),
+      creativeDetailing: integer(0, 100, 33, "Creative detailing"),
+      filterNsfw: flag(true, "Filter NSFW"),
+    }),
+    run: { kind: "provider", provider: "freepik", endpoint: "v1/ai/mystic" },
+  }),
+  gen({
+    type: "runway-image",
+    displayName: "Runway Gen-4 Image",
+    description: "Runway Gen-4 Image with up to 3 reference images.",
+    inputs: [
+      promptInput(),
+      input("image", "Reference images", "image", { multiple: true, max: 3 }),
+    ],
+    params: params({
+      prompt: prompt(),
+      model: choice(["gen4_image", "gen4_image_turbo"], "gen4_image", "Model"),
+      ratio: choice(
+        [
+          "1920:1080",
+          "1080:1920",
+          "1024:1024",
+          "1360:768",
+          "1080:1080",
+          "1168:880",
+          "1440:1080",
+          "1080:1440",
+          "1808:768",
+          "2112:912",
+          "1280:720",
+          "720:1280",
+          "720:720",
+          "960:720",
+          "720:960",
+          "1680:720",
+        ],
+        "1920:1080",
+        "Ratio",
+      ),
+      seed: seed(),
+      publicFigureThreshold: choice(["auto", "low"], "auto", "Public figure moderation"),
+    }),
+    run: { kind: "provider", provider: "runway", endpoint: "v1/text_to_image" },
+  }),
+];
