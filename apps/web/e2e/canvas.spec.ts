@@ -23,6 +23,14 @@ test.describe("canvas editor", () => {
     await search.getByRole("textbox").fill("upscaler");
     await search.getByRole("textbox").press("Enter");
     await expect(canvas.nodes()).toHaveCount(2);
+
+    // Dragged from the palette onto the canvas.
+    await canvas
+      .palette()
+      .getByRole("button", { name: "Tripo 3D", exact: true })
+      .dragTo(page.locator(".react-flow__pane"), { targetPosition: { x: 300, y: 420 } });
+    await expect(canvas.nodes()).toHaveCount(3);
+    await expect(canvas.nodes().filter({ hasText: "Tripo 3D" })).toHaveCount(1);
     await canvas.shot("02-nodes-added");
   });
 
