@@ -1,7 +1,7 @@
 /** Small builders that keep the catalogue files readable. */
 import { z } from "zod";
 import type { PortType } from "../ports/index.ts";
-import type { InputPortDefinition, OutputPortDefinition } from "./types.ts";
+import type { InputPortDefinition, NodeDefinition, OutputPortDefinition } from "./types.ts";
 
 interface InputOptions {
   required?: boolean;
@@ -101,3 +101,25 @@ export const imageSize = (fallback: (typeof IMAGE_SIZES)[number]) =>
   choice(IMAGE_SIZES, fallback, "Image size");
 
 export const params = z.object;
+
+/** Inputs shared by several video models. */
+export const endFrameInput = () => input("endFrame", "End frame", "image");
+export const sourceVideoInput = () => input("video1", "Video", "video", { required: true });
+
+/** An image generator: category and outputs are the family's. */
+export const imageGenerator = (
+  definition: Omit<NodeDefinition, "category" | "outputs">,
+): NodeDefinition => ({
+  ...definition,
+  category: "image",
+  outputs: imageOutputs,
+});
+
+/** A video generator: a video plus its captured frame (SPEC §3). */
+export const videoGenerator = (
+  definition: Omit<NodeDefinition, "category" | "outputs">,
+): NodeDefinition => ({
+  ...definition,
+  category: "video",
+  outputs: videoOutputs,
+});

@@ -1,8 +1,8 @@
 import {
   choice,
   flag,
+  imageGenerator,
   imageInput,
-  imageOutputs,
   input,
   integer,
   number,
@@ -15,11 +15,7 @@ import {
 } from "./define.ts";
 import type { NodeDefinition } from "./types.ts";
 
-const gen = (definition: Omit<NodeDefinition, "category" | "outputs">): NodeDefinition => ({
-  ...definition,
-  category: "image",
-  outputs: imageOutputs,
-});
+const gen = imageGenerator;
 
 /** Image models served by their vendors' own APIs (Leonardo, Luma, Freepik, Runway). */
 export const imageVendorNodes: NodeDefinition[] = [

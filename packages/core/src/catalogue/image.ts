@@ -2,8 +2,8 @@ import {
   choice,
   flag,
   IMAGE_SIZES,
+  imageGenerator,
   imageInput,
-  imageOutputs,
   imageSize,
   input,
   integer,
@@ -34,11 +34,7 @@ const ASPECT_FLASH = [
 ] as const;
 const SAFETY = ["1", "2", "3", "4", "5", "6"] as const;
 
-const gen = (definition: Omit<NodeDefinition, "category" | "outputs">): NodeDefinition => ({
-  ...definition,
-  category: "image",
-  outputs: imageOutputs,
-});
+const gen = imageGenerator;
 
 export const imageNodes: NodeDefinition[] = [
   gen({

@@ -1,5 +1,6 @@
 import {
   choice,
+  endFrameInput,
   flag,
   imageInput,
   input,
@@ -10,18 +11,15 @@ import {
   promptInput,
   referenceImagesInput,
   seed,
-  videoOutputs,
+  sourceVideoInput,
+  videoGenerator,
 } from "./define.ts";
 import type { NodeDefinition } from "./types.ts";
 
-const endFrame = () => input("endFrame", "End frame", "image");
-const video1 = () => input("video1", "Video", "video", { required: true });
+const endFrame = endFrameInput;
+const video1 = sourceVideoInput;
 
-const gen = (definition: Omit<NodeDefinition, "category" | "outputs">): NodeDefinition => ({
-  ...definition,
-  category: "video",
-  outputs: videoOutputs,
-});
+const gen = videoGenerator;
 
 /** Video models served by their vendors' own APIs (Runway, Luma, Leonardo, OpenAI). */
 export const videoVendorNodes: NodeDefinition[] = [

@@ -1,5 +1,6 @@
 import {
   choice,
+  endFrameInput,
   flag,
   imageInput,
   input,
@@ -12,20 +13,17 @@ import {
   referenceImagesInput,
   seed,
   seedInput,
+  sourceVideoInput,
   text,
-  videoOutputs,
+  videoGenerator,
 } from "./define.ts";
 import type { NodeDefinition } from "./types.ts";
 
-const endFrame = () => input("endFrame", "End frame", "image");
-const video1 = () => input("video1", "Video", "video", { required: true });
+const endFrame = endFrameInput;
+const video1 = sourceVideoInput;
 const PORTRAIT_LANDSCAPE = ["16:9", "9:16"] as const;
 
-const gen = (definition: Omit<NodeDefinition, "category" | "outputs">): NodeDefinition => ({
-  ...definition,
-  category: "video",
-  outputs: videoOutputs,
-});
+const gen = videoGenerator;
 
 export const videoNodes: NodeDefinition[] = [
   gen({
