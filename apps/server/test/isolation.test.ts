@@ -74,6 +74,29 @@ function probesFor(ids: {
         expect: [404],
       },
     ],
+    "PUT /api/workflows/:id/saves/:saveId/batches/:index": [
+      {
+        method: "PUT",
+        path: `/api/workflows/${ids.workflow}/saves/probe-save-1/batches/0`,
+        body: { nodes: [] },
+        expect: [404],
+      },
+    ],
+    "POST /api/workflows/:id/saves/:saveId/commit": [
+      {
+        method: "POST",
+        path: `/api/workflows/${ids.workflow}/saves/probe-save-1/commit`,
+        body: { name: "Mine now", basedOn: new Date().toISOString(), batches: 1, data: {} },
+        expect: [404],
+      },
+    ],
+    "DELETE /api/workflows/:id/saves/:saveId": [
+      {
+        method: "DELETE",
+        path: `/api/workflows/${ids.workflow}/saves/probe-save-1`,
+        expect: [404],
+      },
+    ],
     "GET /api/workflows": [
       { method: "GET", path: `/api/workflows?folderId=${ids.folder}`, expect: [200] },
     ],

@@ -22,7 +22,9 @@ function bigWorkflow() {
   };
 }
 
-test("a 6 MB workflow saves to the cloud in chunks and loads back identical", async ({ page }) => {
+test("a 6 MB workflow saves to the cloud in node batches and chunks and loads back identical", async ({
+  page,
+}) => {
   const canvas = new CanvasPage(page);
   await canvas.open();
   await canvas.signUp();
@@ -33,6 +35,10 @@ test("a 6 MB workflow saves to the cloud in chunks and loads back identical", as
     .getByLabel("Import a workflow file")
     .setInputFiles({ name: "big.json", mimeType: "application/json", buffer: Buffer.from(file) });
   await expect(canvas.nodes()).not.toHaveCount(0);
+  const batches: string[] = [];
+  page.on("request", (request) => {
+    if (/\/saves\/[^/]+\/batches\/\d+$/.test(request.url())) batches.push(request.url());
+  });
   await page.keyboard.press("Control+s");
   await expect(page.getByRole("status").filter({ hasText: /^Saved$/ })).toBeVisible({
     timeout: 30_000,
@@ -46,6 +52,8 @@ test("a 6 MB workflow saves to the cloud in chunks and loads back identical", as
   );
   expect(row.is_chunked).toBe(true);
   expect(row.chunk_count).toBeGreaterThan(3);
+  // Over 2 MB it went up in node batches of 20 (SPEC §9): 66 nodes → 4 batches.
+  expect(batches).toHaveLength(4);
 
   const before = page.waitForEvent("download");
   await page.getByRole("button", { name: "Export" }).click();

@@ -1,13 +1,17 @@
 import {
   validateWorkflow,
   WORKFLOW_ERRORS,
+  zCommitSaveRequest,
   zCreateWorkflowRequest,
   zForkRequest,
+  zSaveBatchRequest,
+  zSaveId,
   zSaveWorkflowRequest,
   zWorkflowListQuery,
 } from "@atelier/core";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
+import { dropStagedSave, readStagedNodes, stageBatch } from "../commands/staged-saves.ts";
 import {
   copyWorkflow,
   createWorkflow,
@@ -23,6 +27,8 @@ import { presentWorkflow, presentWorkflowSummary } from "../http/presenters.ts";
 import { requireUser } from "../http/session.ts";
 
 const zParams = z.object({ id: z.string().min(1).max(200) });
+const zSaveParams = zParams.extend({ saveId: zSaveId });
+const zBatchParams = zSaveParams.extend({ index: z.coerce.number().int().min(0).max(99_999) });
 
 /** SPEC §5's structural check first, so broken data gets "Invalid workflow data: …". */
 function checkWorkflowData(body: unknown): void {
@@ -72,6 +78,49 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
       ...body,
     });
     return { workflow: presentWorkflow(row, data, user.id) };
+  });
+
+  // Batch saving (SPEC §9, over 2 MB): stage node batches, then commit them in one save.
+  app.put(
+    "/api/workflows/:id/saves/:saveId/batches/:index",
+    { bodyLimit: WORKFLOW_BODY_LIMIT },
+    async (request) => {
+      const user = await requireUser(ctx.auth, request);
+      const { id, saveId, index } = zBatchParams.parse(request.params);
+      const { nodes } = zSaveBatchRequest.parse(request.body ?? {});
+      await getOwnWorkflowRow(db, user.id, id);
+      await stageBatch(ctx.store, { userId: user.id, workflowId: id, saveId }, index, nodes);
+      return { staged: index };
+    },
+  );
+
+  app.post(
+    "/api/workflows/:id/saves/:saveId/commit",
+    { bodyLimit: WORKFLOW_BODY_LIMIT },
+    async (request) => {
+      const user = await requireUser(ctx.auth, request).catch(() => {
+        throw new HttpError(401, WORKFLOW_ERRORS.mustBeAuthenticatedToSave);
+      });
+      const { id, saveId } = zSaveParams.parse(request.params);
+      await getOwnWorkflowRow(db, user.id, id);
+      const ids = { userId: user.id, workflowId: id, saveId };
+      const raw = (request.body ?? {}) as { data?: Record<string, unknown>; batches?: unknown };
+      const nodes = await readStagedNodes(ctx.store, ids, Number(raw.batches) || 0);
+      const whole = { ...raw, data: { ...raw.data, nodes } };
+      checkWorkflowData(whole);
+      const { batches: _batches, ...body } = zCommitSaveRequest.parse(whole);
+      const { row, data } = await saveWorkflow(db, user.id, id, body);
+      await dropStagedSave(ctx.store, ids);
+      return { workflow: presentWorkflow(row, data, user.id) };
+    },
+  );
+
+  app.delete("/api/workflows/:id/saves/:saveId", async (request) => {
+    const user = await requireUser(ctx.auth, request);
+    const { id, saveId } = zSaveParams.parse(request.params);
+    await getOwnWorkflowRow(db, user.id, id);
+    await dropStagedSave(ctx.store, { userId: user.id, workflowId: id, saveId });
+    return { success: true };
   });
 
   app.delete("/api/workflows/:id", async (request) => {

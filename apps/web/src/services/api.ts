@@ -1,6 +1,7 @@
 import {
   type Folder,
   LIMITS,
+  type MediaUploadResponse,
   type SavedWorkflow,
   type WorkflowRow,
   type WorkflowSummary,
@@ -62,6 +63,7 @@ export const api = {
     );
     return answer?.user ?? null;
   },
+  adminStatus: () => call<{ isAdmin: boolean }>("GET", "/api/auth/admin-status"),
   signUp: (email: string, password: string, name: string) =>
     call<{ user: SessionUser }>("POST", "/api/auth/sign-up/email", { email, password, name }),
   signIn: (email: string, password: string) =>
@@ -86,6 +88,45 @@ export const api = {
       data,
       basedOn,
     }),
+  /** Batch saving (SPEC §9): stage node batch `index` of save `saveId`. */
+  stageBatch: (id: string, saveId: string, index: number, nodes: unknown[]) =>
+    call("PUT", `/api/workflows/${encodeURIComponent(id)}/saves/${saveId}/batches/${index}`, {
+      nodes,
+    }),
+  commitSave: (
+    id: string,
+    saveId: string,
+    body: { name: string; basedOn: string; batches: number; data: SavedWorkflow },
+  ) =>
+    call<{ workflow: WorkflowRow }>(
+      "POST",
+      `/api/workflows/${encodeURIComponent(id)}/saves/${saveId}/commit`,
+      body,
+    ),
+  dropSave: (id: string, saveId: string) =>
+    call("DELETE", `/api/workflows/${encodeURIComponent(id)}/saves/${saveId}`),
+  /** Uploads one file into the workflow's media (multipart); answers its storage URL. */
+  async uploadMedia(
+    file: Blob,
+    fileName: string,
+    fields: { workflowId: string; nodeId?: string; outputKey?: string },
+  ): Promise<MediaUploadResponse> {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) if (value) form.append(name, value);
+    form.append("file", file, fileName);
+    let response: Response;
+    try {
+      response = await fetch("/api/media", { method: "POST", credentials: "include", body: form });
+    } catch {
+      throw new ApiError(0, "Network error");
+    }
+    const parsed = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+    if (!response.ok)
+      throw new ApiError(response.status, String(parsed.error ?? "Failed to upload media"), parsed);
+    if (typeof parsed.url !== "string")
+      throw new ApiError(response.status, "Failed to upload media to storage");
+    return parsed as MediaUploadResponse;
+  },
   deleteWorkflow: (id: string) => call("DELETE", `/api/workflows/${encodeURIComponent(id)}`),
   /** SPEC §6: a 401 from the folder list means "no folders". */
   listFolders: () =>

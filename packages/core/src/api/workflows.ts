@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LIMITS } from "../limits.ts";
 import { zSavedWorkflow } from "../schema/workflow.ts";
 import { zId } from "./common.ts";
 
@@ -47,6 +48,19 @@ export const zCreateWorkflowRequest = z.object({
 export const zSaveWorkflowRequest = zCreateWorkflowRequest.extend({ basedOn: z.string() });
 
 export const zWorkflowResponse = z.object({ workflow: zWorkflowRow });
+/**
+ * Batch saving (SPEC §9: workflows over 2 MB go up in node batches of 20). Each batch is
+ * staged under a save id chosen by the client; the commit assembles them and saves in one
+ * transaction, so a half-sent save never replaces the previous version.
+ */
+export const zSaveId = z.string().regex(/^[A-Za-z0-9-]{8,64}$/, "Invalid save id");
+export const zSaveBatchRequest = z.object({
+  nodes: z.array(z.unknown()).max(LIMITS.chunking.nodesPerBatch),
+});
+/** POST /api/workflows/:id/saves/:saveId/commit — `data.nodes` stays empty: nodes come from the batches. */
+export const zCommitSaveRequest = zSaveWorkflowRequest.extend({
+  batches: z.number().int().min(1).max(100_000),
+});
 
 /** 409 answer: another save landed first. */
 export const zSaveConflictResponse = z.object({ error: z.string(), updated_at: z.string() });

@@ -115,3 +115,35 @@ export function validateUpload(file: UploadCandidate, declaredKind?: string): st
   }
   return null;
 }
+
+const EXTENSION_OF_MIME: Record<string, string> = {
+  "image/jpeg": "jpg",
+  "image/jpg": "jpg",
+  "image/png": "png",
+  "image/gif": "gif",
+  "image/webp": "webp",
+  "image/svg+xml": "svg",
+  "image/bmp": "bmp",
+  "video/mp4": "mp4",
+  "video/webm": "webm",
+  "video/ogg": "ogg",
+  "video/mpeg": "mpeg",
+  "video/quicktime": "mov",
+  "audio/mpeg": "mp3",
+  "audio/mp3": "mp3",
+  "audio/wav": "wav",
+  "audio/x-wav": "wav",
+  "audio/wave": "wav",
+  "audio/webm": "webm",
+  "audio/ogg": "ogg",
+  "audio/mp4": "m4a",
+  "audio/x-m4a": "m4a",
+  "audio/flac": "flac",
+  "model/gltf-binary": "glb",
+  "model/gltf+json": "gltf",
+};
+
+/** The file extension to upload embedded media of this MIME type under, or null if none is allowed. */
+export function extensionForMimeType(mimeType: string): string | null {
+  return EXTENSION_OF_MIME[mimeType.toLowerCase()] ?? null;
+}

@@ -60,3 +60,14 @@ export function createEdge(
     style: { stroke: PORT_COLORS[dataType], strokeWidth: 2 },
   };
 }
+
+/** Nodes with the given ones moved; the others keep their identity. */
+export function moveTo(
+  nodes: CanvasNode[],
+  positions: Map<string, { x: number; y: number }>,
+): CanvasNode[] {
+  return nodes.map((node) => {
+    const position = positions.get(node.id);
+    return position ? { ...node, position } : node;
+  });
+}

@@ -19,7 +19,7 @@ import {
   type NodeChange,
 } from "@xyflow/react";
 import { createStore } from "zustand/vanilla";
-import { createEdge, createNode, newId } from "./factory.ts";
+import { createEdge, createNode, moveTo, newId } from "./factory.ts";
 import {
   applySnapshot,
   diffGraphs,
@@ -64,6 +64,8 @@ export interface DocumentActions {
   redo(): string | null;
   /** Replaces the whole document (load, import, restore); not an undoable edit. */
   load(graph: DocumentGraph): void;
+  /** Changes from outside the user's editing (uploads, runs): only the named nodes, not undoable. */
+  applyExternal(data: ReadonlyMap<string, CanvasNodeData>): void;
   /** Settles pending drag/typing entries now (tests, save). */
   flushPending(): void;
 }
@@ -379,19 +381,19 @@ export function createDocumentStore(initial: DocumentGraph = { nodes: [], edges:
         set({ nodes: parentsFirst(next.nodes), edges: next.edges, past: [], future: [] });
       },
 
+      applyExternal(data) {
+        if (data.size === 0) return;
+        set({
+          nodes: get().nodes.map((node) => {
+            const next = data.get(node.id);
+            return next ? { ...node, data: next } : node;
+          }),
+        });
+      },
+
       flushPending() {
         settle();
       },
     };
-  });
-}
-
-function moveTo(
-  nodes: CanvasNode[],
-  positions: Map<string, { x: number; y: number }>,
-): CanvasNode[] {
-  return nodes.map((node) => {
-    const position = positions.get(node.id);
-    return position ? { ...node, position } : node;
   });
 }

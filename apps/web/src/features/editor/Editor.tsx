@@ -8,6 +8,7 @@ import type { DocumentGraph } from "../document/types.ts";
 import { Palette } from "../palette/Palette.tsx";
 import { startAutosave } from "../persistence/autosave.ts";
 import { PersistenceProvider, usePersistence } from "../persistence/context.tsx";
+import { LoadProgress } from "../persistence/LoadProgress.tsx";
 import { createPersistence } from "../persistence/persistence.ts";
 import { useWorkspace } from "../persistence/workspace-store.ts";
 import { TopBar } from "./TopBar.tsx";
@@ -65,6 +66,9 @@ function Workspace() {
   useEffect(() => {
     const stopAutosave = startAutosave(persistence);
     const onHide = () => persistence.flushOnExit();
+    // Coming back to the tab re-checks who is signed in (from the 60 s cache when fresh).
+    const onFocus = () => void persistence.refreshUser();
+    window.addEventListener("focus", onFocus);
     const onKey = (event: KeyboardEvent) => {
       if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "s") {
         event.preventDefault();
@@ -76,6 +80,7 @@ function Workspace() {
     return () => {
       window.removeEventListener("pagehide", onHide);
       window.removeEventListener("keydown", onKey);
+      window.removeEventListener("focus", onFocus);
       stopAutosave();
     };
   }, [persistence]);
@@ -126,6 +131,7 @@ function Workspace() {
         </aside>
         <main className="canvas-area">
           <Canvas />
+          <LoadProgress />
         </main>
       </div>
       <Suspense fallback={null}>

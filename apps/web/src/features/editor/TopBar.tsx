@@ -1,5 +1,6 @@
 import { memo, useRef } from "react";
 import { api } from "../../services/api.ts";
+import { authCache } from "../../services/auth-cache.ts";
 import { notify } from "../canvas/notify.ts";
 import { useDocument } from "../document/context.tsx";
 import { usePersistence } from "../persistence/context.tsx";
@@ -20,6 +21,7 @@ export const TopBar = memo(function TopBar({ onPreferences, onShortcuts, onSignI
   const redo = useDocument((state) => state.redo);
   const name = useWorkspace((state) => state.name);
   const user = useWorkspace((state) => state.user);
+  const isAdmin = useWorkspace((state) => state.isAdmin);
   const persistence = usePersistence();
   const fileInput = useRef<HTMLInputElement>(null);
 
@@ -93,13 +95,14 @@ export const TopBar = memo(function TopBar({ onPreferences, onShortcuts, onSignI
         {user ? (
           <button
             type="button"
-            title={user.email}
+            title={isAdmin ? `${user.email} (admin)` : user.email}
             onClick={() =>
               void api
                 .signOut()
                 .catch(() => undefined) // "Auth session missing!" and the like: already signed out.
                 .then(() => {
-                  useWorkspace.getState().set({ user: null });
+                  authCache.reset(null);
+                  useWorkspace.getState().set({ user: null, isAdmin: false });
                   window.history.replaceState(null, "", "/");
                 })
             }

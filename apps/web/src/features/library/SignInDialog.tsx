@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { ApiError, api } from "../../services/api.ts";
+import { authCache } from "../../services/auth-cache.ts";
 import { Modal } from "../canvas/Modal.tsx";
 import { useWorkspace } from "../persistence/workspace-store.ts";
 
@@ -37,7 +38,8 @@ export function SignInDialog({ onClose }: { onClose(): void }) {
         mode === "sign-up"
           ? await api.signUp(email, password, String(form.get("name") || email.split("@")[0]))
           : await api.signIn(email, password);
-      useWorkspace.getState().set({ user });
+      authCache.reset(user);
+      useWorkspace.getState().set({ user, isAdmin: await authCache.isAdmin() });
       onClose();
     } catch (failure) {
       setError(failure instanceof ApiError ? failure.message : "Could not reach the server");

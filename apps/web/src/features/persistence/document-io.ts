@@ -1,6 +1,5 @@
-import { loadWorkflowData, type SavedWorkflow } from "@atelier/core";
+import type { SavedWorkflow } from "@atelier/core";
 import type { DocumentStore } from "../document/store.ts";
-import type { CanvasEdge, CanvasNode, DocumentGraph } from "../document/types.ts";
 import { serializer } from "./serializer.ts";
 import { WorkflowCache } from "./workflow-cache.ts";
 import { useWorkspace } from "./workspace-store.ts";
@@ -13,15 +12,6 @@ export function serializeCurrent(documents: DocumentStore): Promise<SavedWorkflo
   const { nodes, edges } = documents.getState();
   const { name, workflowId } = useWorkspace.getState();
   return serializer.serialize({ nodes, edges, metadata: { name, id: workflowId } });
-}
-
-/** A saved workflow as the editor's graph, validated and recovered by core. */
-export function toGraph(data: SavedWorkflow): DocumentGraph {
-  const { document } = loadWorkflowData(data);
-  return {
-    nodes: document.nodes as unknown as CanvasNode[],
-    edges: document.edges as unknown as CanvasEdge[],
-  };
 }
 
 /** Cloud workflows opened lately, for a slow or missing connection. */

@@ -5,16 +5,26 @@ import {
   parseWorkflowFile,
   type SavedWorkflow,
   utf8ByteLength,
+  WORKFLOW_ERRORS,
   workflowTooLargeMessage,
 } from "@atelier/core";
 import { ApiError, api } from "../../services/api.ts";
+import { authCache } from "../../services/auth-cache.ts";
 import { notify } from "../canvas/notify.ts";
 import { diffGraphs } from "../document/history.ts";
 import type { DocumentStore } from "../document/store.ts";
 import type { CanvasEdge, CanvasNode, DocumentGraph } from "../document/types.ts";
 import { createBackup, listBackups, readBackup } from "./backups.ts";
-import { local, recentlyLoaded, serializeCurrent, toGraph } from "./document-io.ts";
+import {
+  type CloudRow,
+  createEmptyRow,
+  hasMediaToUpload,
+  uploadEmbeddedMedia,
+  writeCloudRow,
+} from "./cloud-save.ts";
+import { local, serializeCurrent } from "./document-io.ts";
 import { followChanges } from "./live-sync.ts";
+import { fetchWorkflow, keepDeviceCopy, LOAD_STEPS, readGraph } from "./load-workflow.ts";
 import { useWorkspace } from "./workspace-store.ts";
 
 const JOURNAL_DELAY_MS = 1000;
@@ -78,13 +88,30 @@ export function createPersistence(documents: DocumentStore) {
     }, LIMITS.timing.saveProgressClearMs);
   };
 
-  /** A copy of each cloud workflow stays on this device, for slow or missing connections. */
-  const keepDeviceCopy = async (id: string, name: string, data: SavedWorkflow) => {
-    await (await local()).workflows.put({ id, name, data, updatedAt: Date.now() });
+  const progress = (value: number) =>
+    workspace.getState().set({ save: { state: "saving", progress: Math.round(value) } });
+
+  /** The document in saved form, or null (reported) when it is over SPEC's 10 MB. */
+  const serializeChecked = async () => {
+    const data = await serializeCurrent(documents);
+    const bytes = utf8ByteLength(JSON.stringify(data));
+    const tooLarge = workflowTooLargeMessage(bytes);
+    if (!tooLarge) return { data, bytes };
+    workspace.getState().set({ save: { state: "error", progress: 0 } });
+    notify.error(tooLarge);
+    return null;
   };
 
-  const progress = (value: number) =>
-    workspace.getState().set({ save: { state: "saving", progress: value } });
+  /** From here on the open workflow is this cloud row (a failed save retries into it). */
+  const adoptRow = (row: CloudRow) => {
+    workspace.getState().set({
+      workflowId: row.id,
+      location: "cloud",
+      basedOn: row.basedOn,
+      conflict: null,
+    });
+    return row;
+  };
 
   const commands = {
     /** Saves to the cloud when signed in, else to this browser. */
@@ -93,31 +120,38 @@ export function createPersistence(documents: DocumentStore) {
       const { nodes, edges } = documents.getState();
       if (isLargeWorkflow(nodes.length, edges.length))
         notify.info("Saving large workflow, this may take a moment...");
-      progress(10);
-      const data = await serializeCurrent(documents);
-      const bytes = utf8ByteLength(JSON.stringify(data));
-      const tooLarge = workflowTooLargeMessage(bytes);
-      if (tooLarge) {
-        workspace.getState().set({ save: { state: "error", progress: 0 } });
-        notify.error(tooLarge);
-        return;
-      }
-      progress(40);
       const state = workspace.getState();
       if (state.user && !state.online) {
         workspace.getState().set({ save: { state: "error", progress: 0 } });
         notify.error("Cannot sync while offline");
         return;
       }
+      progress(5);
+      let data: SavedWorkflow | null = null;
       try {
         if (state.user) {
           const copy = options.asCopy || state.location !== "cloud" || !state.workflowId;
           const basedOn = options.overwrite
             ? (state.conflict?.theirUpdatedAt ?? state.basedOn)
             : state.basedOn;
-          const { workflow } = copy
-            ? await api.createWorkflow(state.name, data)
-            : await api.saveWorkflow(state.workflowId as string, state.name, data, basedOn ?? "");
+          let row: CloudRow | null = copy
+            ? null
+            : { id: state.workflowId as string, basedOn: basedOn ?? "" };
+          // Large embedded media goes to storage first; the saved data holds its URLs.
+          if (hasMediaToUpload(documents)) {
+            row ??= adoptRow(await createEmptyRow(state.name, await serializeCurrent(documents)));
+            await uploadEmbeddedMedia(documents, row.id, (done) => progress(5 + 30 * done));
+          }
+          const checked = await serializeChecked();
+          if (!checked) return;
+          data = checked.data;
+          if (!row && checked.bytes > LIMITS.chunking.batchAboveBytes)
+            row = adoptRow(await createEmptyRow(state.name, data));
+          const workflow = row
+            ? await writeCloudRow(row, state.name, data, checked.bytes, (done) =>
+                progress(40 + 50 * done),
+              )
+            : (await api.createWorkflow(state.name, data)).workflow;
           progress(90);
           await keepDeviceCopy(workflow.id, state.name, {
             ...data,
@@ -130,6 +164,9 @@ export function createPersistence(documents: DocumentStore) {
             conflict: null,
           });
         } else {
+          const checked = await serializeChecked();
+          if (!checked) return;
+          data = checked.data;
           const id =
             state.location === "local" && state.workflowId
               ? state.workflowId
@@ -157,9 +194,11 @@ export function createPersistence(documents: DocumentStore) {
           return;
         }
         workspace.getState().set({ save: { state: "error", progress: 0 } });
+        console.error("Save failed", error);
         // Nothing is lost: the work goes into an encrypted local backup.
         try {
-          await createBackup(await local(), state.workflowId, state.name, data);
+          const latest = data ?? (await serializeCurrent(documents));
+          await createBackup(await local(), state.workflowId, state.name, latest);
           notify.error("Failed to save workflow. An encrypted backup has been created locally.");
         } catch (backupError) {
           console.error("Backup failed", backupError);
@@ -170,72 +209,37 @@ export function createPersistence(documents: DocumentStore) {
 
     /** Opens a workflow from the cloud or this browser. */
     async open(id: string): Promise<void> {
+      const step = (message: string | null) => workspace.getState().set({ loading: message });
       try {
-        if (id.startsWith("local-")) {
-          const found = await (await local()).workflows.get(id);
-          if (!found) throw new Error(`Workflow ${id} not found in any storage`);
-          replaceDocument(toGraph(found.data));
-          workspace.getState().set({
-            workflowId: id,
-            location: "local",
-            basedOn: null,
-            name: found.name,
-            dirty: false,
-            conflict: null,
-          });
-        } else {
-          const cloud = await Promise.race([
-            api.getWorkflow(id).then(
-              (answer) => answer.workflow,
-              (error: unknown) => {
-                if (error instanceof ApiError && error.status !== 0) throw error;
-                return null; // unreachable: try this device's copy
-              },
-            ),
-            new Promise<null>((resolve) =>
-              setTimeout(() => resolve(null), LIMITS.timing.cloudLoadTimeoutMs),
-            ),
-          ]);
-          if (cloud?.data) {
-            replaceDocument(toGraph(cloud.data));
-            workspace.getState().set({
-              workflowId: id,
-              location: "cloud",
-              basedOn: cloud.updated_at,
-              name: cloud.name,
-              dirty: false,
-              conflict: null,
-            });
-            await keepDeviceCopy(id, cloud.name, cloud.data);
-            recentlyLoaded.set(id, { name: cloud.name, data: cloud.data }, cloud.data_size_bytes);
-          } else {
-            // Slower than 5 s or offline: the copy kept on this device (SPEC §4).
-            const copy = recentlyLoaded.get(id) ?? (await (await local()).workflows.get(id));
-            if (!copy) throw new Error(`Workflow ${id} not found in any storage`);
-            replaceDocument(toGraph(copy.data));
-            workspace.getState().set({
-              workflowId: id,
-              location: "cloud",
-              basedOn: null,
-              name: copy.name,
-              dirty: false,
-              conflict: null,
-            });
-            notify.info("The server is slow to answer: opened the copy kept on this device.");
-          }
-        }
-        await (await local()).recent.put({
-          id,
-          name: workspace.getState().name,
-          accessedAt: Date.now(),
+        const found = await fetchWorkflow(id, step);
+        step(LOAD_STEPS.check);
+        const { graph, recovered } = readGraph(found.data);
+        step(LOAD_STEPS.draw);
+        replaceDocument(graph);
+        workspace.getState().set({
+          workflowId: id,
+          location: found.location,
+          basedOn: found.basedOn,
+          name: found.name,
+          dirty: false,
+          conflict: null,
         });
+        if (recovered) notify.info("Workflow was partially corrupted. Some data may be missing.");
+        if (found.location === "cloud" && found.fromDevice)
+          notify.info("The server is slow to answer: opened the copy kept on this device.");
+        await (await local()).recent.put({ id, name: found.name, accessedAt: Date.now() });
         localStorage.setItem(LAST_WORKFLOW_KEY, id);
       } catch (error) {
-        notify.error(
-          error instanceof Error
-            ? error.message
-            : "Workflow could not be loaded. Starting with an empty canvas.",
-        );
+        const message = error instanceof Error ? error.message : "";
+        if (message === WORKFLOW_ERRORS.notInAnyStorage(id) || error instanceof ApiError) {
+          notify.error(message);
+        } else {
+          console.error("Load failed", error);
+          this.newWorkflow();
+          notify.error("Workflow could not be loaded. Starting with an empty canvas.");
+        }
+      } finally {
+        step(null);
       }
     },
 
@@ -249,7 +253,7 @@ export function createPersistence(documents: DocumentStore) {
     async restoreBackup(id: number): Promise<void> {
       try {
         const { backup, data } = await readBackup(await local(), id);
-        replaceDocument(toGraph(data));
+        replaceDocument(readGraph(data).graph);
         workspace.getState().set({
           workflowId: backup.workflowId,
           location: backup.workflowId
@@ -337,7 +341,7 @@ export function createPersistence(documents: DocumentStore) {
         return;
       }
       const restore = () => {
-        replaceDocument(toGraph(entry.data));
+        replaceDocument(readGraph(entry.data).graph);
         workspace.getState().set({
           workflowId: entry.workflowId,
           location: entry.workflowId
@@ -372,7 +376,8 @@ export function createPersistence(documents: DocumentStore) {
     },
 
     async refreshUser(): Promise<void> {
-      workspace.getState().set({ user: await api.session() });
+      const user = await authCache.session();
+      workspace.getState().set({ user, isAdmin: user ? await authCache.isAdmin() : false });
     },
   };
   followChanges({ open: (id) => commands.open(id), save: () => commands.save() });

@@ -18,8 +18,12 @@ export interface WorkspaceState {
   dirty: boolean;
   save: { state: SaveState; progress: number };
   user: SessionUser | null;
+  /** From the admin-status call (cached 5 minutes). */
+  isAdmin: boolean;
   conflict: Conflict | null;
   online: boolean;
+  /** The current step while a workflow loads, or null. */
+  loading: string | null;
   set(patch: Partial<Omit<WorkspaceState, "set">>): void;
 }
 
@@ -31,7 +35,9 @@ export const useWorkspace = create<WorkspaceState>()((set) => ({
   dirty: false,
   save: { state: "idle", progress: 0 },
   user: null,
+  isAdmin: false,
   conflict: null,
   online: typeof navigator === "undefined" ? true : navigator.onLine,
+  loading: null,
   set: (patch) => set(patch),
 }));

@@ -1,0 +1,126 @@
+import type { SavedWorkflow } from "@atelier/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TestClient } from "./helpers/client.ts";
+import { startTestServer, type TestServer } from "./helpers/server.ts";
+import { makeWorkflow } from "./helpers/workflows.ts";
+
+interface Row {
+  id: string;
+  updated_at: string;
+  data: SavedWorkflow;
+  is_chunked: boolean;
+}
+
+describe("batch saving (SPEC §9: over 2 MB, node batches of 20)", () => {
+  let server: TestServer;
+  let alice: TestClient;
+  let bob: TestClient;
+  beforeAll(async () => {
+    server = await startTestServer();
+    alice = new TestClient(server.url);
+    bob = new TestClient(server.url);
+    await alice.signUp("alice-batches@example.com");
+    await bob.signUp("bob-batches@example.com");
+  });
+  afterAll(() => server.close());
+
+  const createEmpty = async (client: TestClient) => {
+    const created = await client.json<{ workflow: Row }>("POST", "/api/workflows", {
+      name: "Batched",
+      data: makeWorkflow("Batched", 1),
+    });
+    return created.body.workflow;
+  };
+
+  const batchesOf = <T>(items: T[], size: number) =>
+    Array.from({ length: Math.ceil(items.length / size) }, (_, index) =>
+      items.slice(index * size, index * size + size),
+    );
+
+  it("assembles staged batches into one save, in order, and reads back identical", async () => {
+    const row = await createEmpty(alice);
+    const data = makeWorkflow("Batched", 45, 60_000); // ≈ 2.7 MB over 45 nodes
+    const batches = batchesOf(data.nodes, 20);
+    expect(batches).toHaveLength(3);
+    // Sent out of order, and batch 1 twice (a retry): the commit still holds each node once.
+    for (const index of [2, 1, 0, 1]) {
+      const sent = await alice.json(
+        "PUT",
+        `/api/workflows/${row.id}/saves/save-0001/batches/${index}`,
+        { nodes: batches[index] },
+      );
+      expect(sent.status).toBe(200);
+    }
+    const committed = await alice.json<{ workflow: Row }>(
+      "POST",
+      `/api/workflows/${row.id}/saves/save-0001/commit`,
+      {
+        name: "Batched",
+        basedOn: row.updated_at,
+        batches: 3,
+        data: { ...data, nodes: [] },
+      },
+    );
+    expect(committed.status).toBe(200);
+    const read = await alice.json<{ workflow: Row }>("GET", `/api/workflows/${row.id}`);
+    expect(read.body.workflow.data.nodes).toEqual(data.nodes);
+    expect(read.body.workflow.data.edges).toEqual(data.edges);
+    expect(read.body.workflow.is_chunked).toBe(false);
+  });
+
+  it("refuses a commit with a missing batch and keeps the previous version", async () => {
+    const row = await createEmpty(alice);
+    const data = makeWorkflow("Batched", 30, 10);
+    await alice.json("PUT", `/api/workflows/${row.id}/saves/save-0002/batches/0`, {
+      nodes: data.nodes.slice(0, 20),
+    });
+    const committed = await alice.json<{ error: string }>(
+      "POST",
+      `/api/workflows/${row.id}/saves/save-0002/commit`,
+      { name: "Batched", basedOn: row.updated_at, batches: 2, data: { ...data, nodes: [] } },
+    );
+    expect(committed.status).toBe(400);
+    expect(committed.body.error).toBe("Failed to finalize workflow save: batch 1 is missing");
+    const read = await alice.json<{ workflow: Row }>("GET", `/api/workflows/${row.id}`);
+    expect(read.body.workflow.data.nodes).toHaveLength(1);
+    expect(read.body.workflow.updated_at).toBe(row.updated_at);
+  });
+
+  it("answers a stale commit with 409 and the current version", async () => {
+    const row = await createEmpty(alice);
+    const data = makeWorkflow("Batched", 2, 10);
+    const first = await alice.json<{ workflow: Row }>("PUT", `/api/workflows/${row.id}`, {
+      name: "Batched",
+      data,
+      basedOn: row.updated_at,
+    });
+    await alice.json("PUT", `/api/workflows/${row.id}/saves/save-0003/batches/0`, {
+      nodes: data.nodes,
+    });
+    const stale = await alice.json<{ updated_at: string }>(
+      "POST",
+      `/api/workflows/${row.id}/saves/save-0003/commit`,
+      { name: "Batched", basedOn: row.updated_at, batches: 1, data: { ...data, nodes: [] } },
+    );
+    expect(stale.status).toBe(409);
+    expect(stale.body.updated_at).toBe(first.body.workflow.updated_at);
+  });
+
+  it("refuses more than 20 nodes in a batch, and another user's workflow is 404", async () => {
+    const row = await createEmpty(alice);
+    const tooMany = await alice.json<{ error: string }>(
+      "PUT",
+      `/api/workflows/${row.id}/saves/save-0004/batches/0`,
+      { nodes: makeWorkflow("x", 21).nodes },
+    );
+    expect(tooMany.status).toBe(400);
+    const foreign = await bob.json("PUT", `/api/workflows/${row.id}/saves/save-0004/batches/0`, {
+      nodes: [],
+    });
+    expect(foreign.status).toBe(404);
+    const badId = await alice.json("PUT", `/api/workflows/${row.id}/saves/..%2F..%2Fx/batches/0`, {
+      nodes: [],
+    });
+    expect(badId.status).toBe(400);
+  });
+});

@@ -1,0 +1,86 @@
+import { extensionForMimeType, LIMITS, type SavedWorkflow, type WorkflowRow } from "@atelier/core";
+import { api } from "../../services/api.ts";
+import type { DocumentStore } from "../document/store.ts";
+import type { CanvasNodeData } from "../document/types.ts";
+import { usePreferences } from "../preferences/store.ts";
+import { saveInBatches } from "./batch-save.ts";
+import { compressForUpload, dataUrlToBlob } from "./compress-image.ts";
+import { findEmbeddedMedia, replaceAtPath, runUploadQueue } from "./media-uploads.ts";
+
+export interface CloudRow {
+  id: string;
+  basedOn: string;
+}
+
+/**
+ * A first save (or "save as copy") starts from an empty row, so media and batches have a
+ * workflow to belong to; later steps fill it, and a failed save retries into the same row.
+ */
+export async function createEmptyRow(name: string, data: SavedWorkflow): Promise<CloudRow> {
+  const { workflow } = await api.createWorkflow(name, { ...data, nodes: [], edges: [] });
+  return { id: workflow.id, basedOn: workflow.updated_at };
+}
+
+/** True when the document holds embedded media a cloud save would upload first. */
+export function hasMediaToUpload(documents: DocumentStore): boolean {
+  return (
+    usePreferences.getState().autoUploadMedia &&
+    findEmbeddedMedia(documents.getState().nodes).length > 0
+  );
+}
+
+/**
+ * Uploads the document's large embedded media into the workflow's storage (3 at a time,
+ * 3 retries) and puts the storage URLs in its place on the canvas. A file that fails to
+ * upload stays embedded.
+ */
+export async function uploadEmbeddedMedia(
+  documents: DocumentStore,
+  workflowId: string,
+  onProgress: (fraction: number) => void,
+): Promise<void> {
+  const { compressImagesBeforeUpload } = usePreferences.getState();
+  const items = findEmbeddedMedia(documents.getState().nodes);
+  await runUploadQueue(
+    items,
+    async (item) => {
+      let file = dataUrlToBlob(item.dataUrl);
+      if (compressImagesBeforeUpload) file = await compressForUpload(file);
+      const extension = extensionForMimeType(file.type);
+      if (!extension) throw new Error(`Media of type ${file.type || "unknown"} cannot be stored`);
+      const { url } = await api.uploadMedia(file, `media.${extension}`, {
+        workflowId,
+        nodeId: item.nodeId,
+        outputKey: String(item.path[1]),
+      });
+      return url;
+    },
+    {
+      onChange: (all) =>
+        onProgress(
+          all.filter((item) => item.state === "completed" || item.state === "failed").length /
+            all.length,
+        ),
+    },
+  );
+  const changed = new Map<string, CanvasNodeData>();
+  const nodes = new Map(documents.getState().nodes.map((node) => [node.id, node]));
+  for (const item of items) {
+    const data = changed.get(item.nodeId) ?? nodes.get(item.nodeId)?.data;
+    if (item.url && data) changed.set(item.nodeId, replaceAtPath(data, item.path, item.url));
+  }
+  documents.getState().applyExternal(changed);
+}
+
+/** Writes the workflow over its cloud row: in node batches above 2 MB, else in one request. */
+export async function writeCloudRow(
+  row: CloudRow,
+  name: string,
+  data: SavedWorkflow,
+  bytes: number,
+  onProgress: (fraction: number) => void,
+): Promise<WorkflowRow> {
+  if (bytes > LIMITS.chunking.batchAboveBytes)
+    return saveInBatches(row.id, name, data, row.basedOn, { onProgress });
+  return (await api.saveWorkflow(row.id, name, data, row.basedOn)).workflow;
+}
