@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { CanvasNode } from "../src/features/document/types.ts";
 import { saveInBatches } from "../src/features/persistence/batch-save.ts";
 import { dataUrlToBlob } from "../src/features/persistence/compress-image.ts";
+import { writeExitJournal } from "../src/features/persistence/journal.ts";
 import {
   findEmbeddedMedia,
   replaceAtPath,
@@ -230,5 +231,55 @@ describe("auth cache (SPEC §9: session 60 s, admin status 5 min)", () => {
     cache.reset(null);
     expect(await cache.isAdmin()).toBe(false);
     expect(calls.admin).toBe(2);
+  });
+});
+
+describe("exit journal (SPEC §4: a local save hitting a quota error switches to IndexedDB)", () => {
+  const entry = (chars: number) => ({
+    workflowId: null,
+    name: "Draft",
+    data: { text: "x".repeat(chars) } as unknown as SavedWorkflow,
+    writtenAt: 1,
+  });
+  const memoryStorage = (setItem?: () => void): Storage => {
+    const items = new Map<string, string>();
+    return {
+      get length() {
+        return items.size;
+      },
+      clear: () => items.clear(),
+      getItem: (key) => items.get(key) ?? null,
+      key: (index) => [...items.keys()][index] ?? null,
+      removeItem: (key) => void items.delete(key),
+      setItem: (key, value) => {
+        setItem?.();
+        items.set(key, value);
+      },
+    };
+  };
+
+  it("writes to localStorage when the entry fits", () => {
+    const storage = memoryStorage();
+    const fallback: unknown[] = [];
+    const where = writeExitJournal(entry(100), storage, async (e) => void fallback.push(e));
+    expect(where).toBe("localStorage");
+    expect(JSON.parse(storage.getItem("atelier.exitJournal") ?? "{}").name).toBe("Draft");
+    expect(fallback).toHaveLength(0);
+  });
+
+  it("switches to IndexedDB on a quota error or above the 5 MB limit", () => {
+    const full = memoryStorage(() => {
+      throw new DOMException("full", "QuotaExceededError");
+    });
+    const fallback: unknown[] = [];
+    expect(writeExitJournal(entry(100), full, async (e) => void fallback.push(e))).toBe(
+      "indexedDB",
+    );
+    const roomy = memoryStorage();
+    expect(writeExitJournal(entry(5_242_880), roomy, async (e) => void fallback.push(e))).toBe(
+      "indexedDB",
+    );
+    expect(roomy.getItem("atelier.exitJournal")).toBeNull();
+    expect(fallback).toHaveLength(2);
   });
 });

@@ -4,6 +4,7 @@ import {
   loadWorkflowData,
   parseWorkflowFile,
   type SavedWorkflow,
+  serializeWorkflow,
   utf8ByteLength,
   WORKFLOW_ERRORS,
   workflowTooLargeMessage,
@@ -15,14 +16,9 @@ import { diffGraphs } from "../document/history.ts";
 import type { DocumentStore } from "../document/store.ts";
 import type { CanvasEdge, CanvasNode, DocumentGraph } from "../document/types.ts";
 import { createBackup, listBackups, readBackup } from "./backups.ts";
-import {
-  type CloudRow,
-  createEmptyRow,
-  hasMediaToUpload,
-  uploadEmbeddedMedia,
-  writeCloudRow,
-} from "./cloud-save.ts";
+import type { CloudRow } from "./cloud-save.ts";
 import { local, serializeCurrent } from "./document-io.ts";
+import { clearJournal, readJournal, writeExitJournal, writeJournal } from "./journal.ts";
 import { followChanges } from "./live-sync.ts";
 import { fetchWorkflow, keepDeviceCopy, LOAD_STEPS, readGraph } from "./load-workflow.ts";
 import { useWorkspace } from "./workspace-store.ts";
@@ -44,12 +40,11 @@ export function createPersistence(documents: DocumentStore) {
   };
   let loading = false;
 
-  const writeJournal = async () => {
+  const journalNow = async () => {
     journalTimer = null;
     const { workflowId, name, dirty } = workspace.getState();
     if (!dirty) return;
-    await (await local()).journal.put({
-      key: "current",
+    await writeJournal({
       workflowId,
       name,
       data: await serializeCurrent(documents),
@@ -68,7 +63,7 @@ export function createPersistence(documents: DocumentStore) {
     previous = next;
     if (!changed) return;
     if (!workspace.getState().dirty) workspace.getState().set({ dirty: true });
-    journalTimer ??= setTimeout(() => void writeJournal(), JOURNAL_DELAY_MS);
+    journalTimer ??= setTimeout(() => void journalNow(), JOURNAL_DELAY_MS);
   });
 
   const replaceDocument = (graph: DocumentGraph) => {
@@ -81,7 +76,7 @@ export function createPersistence(documents: DocumentStore) {
   const finishSave = (patch: Partial<ReturnType<typeof workspace.getState>>) => {
     workspace.getState().set({ ...patch, dirty: false, save: { state: "saved", progress: 100 } });
     if (patch.workflowId) localStorage.setItem(LAST_WORKFLOW_KEY, patch.workflowId);
-    void local().then((db) => db.journal.delete("current"));
+    void clearJournal();
     setTimeout(() => {
       if (workspace.getState().save.state === "saved")
         workspace.getState().set({ save: { state: "idle", progress: 0 } });
@@ -130,6 +125,9 @@ export function createPersistence(documents: DocumentStore) {
       let data: SavedWorkflow | null = null;
       try {
         if (state.user) {
+          // Cloud saving code loads on the first save, not with the editor.
+          const { createEmptyRow, hasMediaToUpload, uploadEmbeddedMedia, writeCloudRow } =
+            await import("./cloud-save.ts");
           const copy = options.asCopy || state.location !== "cloud" || !state.workflowId;
           const basedOn = options.overwrite
             ? (state.conflict?.theirUpdatedAt ?? state.basedOn)
@@ -285,7 +283,7 @@ export function createPersistence(documents: DocumentStore) {
         dirty: false,
         conflict: null,
       });
-      void local().then((db) => db.journal.delete("current"));
+      void clearJournal();
       localStorage.removeItem(LAST_WORKFLOW_KEY);
     },
 
@@ -332,7 +330,7 @@ export function createPersistence(documents: DocumentStore) {
 
     /** On start: bring back the journal — silently after a normal close, asking after a crash. */
     async recover(): Promise<void> {
-      const entry = await (await local()).journal.get("current");
+      const entry = await readJournal();
       const cleanExit = localStorage.getItem(CLEAN_EXIT_KEY) === "1";
       localStorage.removeItem(CLEAN_EXIT_KEY);
       const last = localStorage.getItem(LAST_WORKFLOW_KEY);
@@ -365,10 +363,12 @@ export function createPersistence(documents: DocumentStore) {
     flushOnExit(): void {
       if (journalTimer) clearTimeout(journalTimer);
       journalTimer = null;
-      if (workspace.getState().dirty) {
-        void writeJournal();
-        localStorage.setItem(CLEAN_EXIT_KEY, "1");
-      }
+      const { dirty, workflowId, name } = workspace.getState();
+      if (!dirty) return;
+      const { nodes, edges } = documents.getState();
+      const data = serializeWorkflow({ nodes, edges, metadata: { name, id: workflowId } });
+      writeExitJournal({ workflowId, name, data, writtenAt: Date.now() });
+      localStorage.setItem(CLEAN_EXIT_KEY, "1");
     },
 
     setName(name: string): void {
