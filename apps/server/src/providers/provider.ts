@@ -1,0 +1,96 @@
+import type { ProviderId } from "@atelier/core";
+
+/** SPEC §4's queue states, as every provider's answers are normalised to. */
+export type JobStatus = "IN_QUEUE" | "IN_PROGRESS" | "COMPLETED" | "FAILED" | "CANCELLED";
+
+export interface JobLog {
+  message: string;
+  level?: string;
+  timestamp?: string;
+}
+
+/** What a status call learned about one provider request. */
+export interface ProviderStatus {
+  status: JobStatus;
+  queuePosition: number | null;
+  /** 0–100, when the provider reports it. */
+  progress: number | null;
+  logs: JobLog[];
+  /** FAILED only: text safe to show the user (never secrets or stack traces). */
+  error?: string;
+}
+
+export interface SubmitRequest {
+  /** Endpoint id from the catalogue (e.g. `fal-ai/flux/dev`). */
+  endpoint: string;
+  /** The model's own request body, already mapped from the node's inputs and params. */
+  input: Record<string, unknown>;
+  /** Where the provider should call back, when the server has a public URL. */
+  webhookUrl?: string | null;
+  /** Stable per job: providers that support it de-duplicate on it. */
+  idempotencyKey: string;
+}
+
+/** One media file a result holds: a URL to copy into our storage, or bytes we made. */
+export interface ResultMedia {
+  /** The node's output port id it belongs to (`image`, `video`, `model`, `audio`…). */
+  output: string;
+  url?: string;
+  bytes?: Uint8Array;
+  contentType?: string;
+}
+
+export interface ProviderResult {
+  /** The provider's own result JSON, kept for debugging and non-media outputs. */
+  raw: unknown;
+  media: ResultMedia[];
+  /** Non-media outputs by port id (e.g. `text`). */
+  values?: Record<string, unknown>;
+}
+
+/**
+ * Why a provider call failed. `retryable` calls may be repeated (never a submit whose
+ * outcome is unknown); `rate_limited` waits `retryAfterMs`; `fatal` ends the job.
+ */
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    readonly kind: "retryable" | "rate_limited" | "fatal",
+    readonly options: { userMessage?: string; retryAfterMs?: number; status?: number } = {},
+  ) {
+    super(message);
+    this.name = "ProviderError";
+  }
+}
+
+/**
+ * A submit that may or may not have created a paid job (timeout, dropped connection or 5xx
+ * after the request was sent). Its kind is `fatal` so nothing resubmits blindly; the job
+ * code tells it apart and reconciles. Submits that provably never left (connection refused,
+ * DNS failure) are plain `retryable` errors instead.
+ */
+export class SubmitOutcomeUnknownError extends ProviderError {
+  readonly outcomeUnknown = true;
+  constructor(
+    message: string,
+    readonly reason: "timeout" | "connection_lost" | "server_error" | "bad_answer",
+    options: { userMessage?: string; status?: number } = {},
+  ) {
+    super(message, "fatal", options);
+    this.name = "SubmitOutcomeUnknownError";
+  }
+}
+
+/** Output ports of the node being run, so a result's media land on the right ports. */
+export interface ResultContext {
+  outputs: readonly { id: string; type: string }[];
+}
+
+/** DESIGN §5: the one interface every generation service is adapted to. */
+export interface GenerationProvider {
+  readonly id: ProviderId | "local";
+  submit(request: SubmitRequest): Promise<{ requestId: string }>;
+  status(endpoint: string, requestId: string): Promise<ProviderStatus>;
+  result(endpoint: string, requestId: string, context?: ResultContext): Promise<ProviderResult>;
+  cancel(endpoint: string, requestId: string): Promise<void>;
+}
