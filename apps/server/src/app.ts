@@ -6,9 +6,12 @@ import Fastify, { type FastifyInstance } from "fastify";
 import type { AppContext } from "./context.ts";
 import { registerErrorHandler } from "./http/errors.ts";
 import { authRoutes } from "./routes/auth.ts";
+import { callbackRoutes } from "./routes/callbacks.ts";
 import { folderRoutes } from "./routes/folders.ts";
+import { generateRoutes } from "./routes/generate.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { mediaRoutes } from "./routes/media.ts";
+import { queueRoutes } from "./routes/queue.ts";
 import { workflowRoutes } from "./routes/workflows.ts";
 
 export interface AppOptions {
@@ -47,6 +50,9 @@ export async function buildApp(
     await folderRoutes(api, ctx);
     await workflowRoutes(api, ctx);
     await mediaRoutes(api, ctx);
+    await generateRoutes(api, ctx);
+    await queueRoutes(api, ctx);
+    await callbackRoutes(api, ctx);
   });
 
   const serveShell = Boolean(options.webRoot && existsSync(options.webRoot));

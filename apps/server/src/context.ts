@@ -3,7 +3,8 @@ import { LIMITS } from "@atelier/core";
 import { type Auth, createAuth, promoteAdmins } from "./auth/auth.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import type { Config } from "./env.ts";
-import { EventHub } from "./realtime/events.ts";
+import { type Generation, openGeneration } from "./jobs/generation.ts";
+import { EventHub, JobEventHub } from "./realtime/events.ts";
 import type { BlobStore } from "./storage/blob-store.ts";
 import { createFsStore } from "./storage/fs-store.ts";
 import { createS3Store } from "./storage/s3-store.ts";
@@ -15,11 +16,18 @@ export interface AppContext {
   store: BlobStore;
   auth: Auth;
   events: EventHub;
+  jobEvents: JobEventHub;
+  /** The job engine and providers, started on first use (or at start-up by the entrypoints). */
+  generation(): Promise<Generation>;
+  /** Stops the job engine and event streams; the database stays open. */
+  shutdown(): Promise<void>;
   close(): Promise<void>;
 }
 
 export interface ContextOverrides {
   database?: Database;
+  /** The PostgreSQL URL of an overridden database (the job queue opens its own pool). */
+  databaseUrl?: string | null;
   store?: BlobStore;
 }
 
@@ -39,15 +47,34 @@ export async function createContext(
   await promoteAdmins(database.db, config.adminEmails);
   const events = new EventHub(database);
   await events.start();
+  const jobEvents = new JobEventHub(database);
+  await jobEvents.start();
   const auth = createAuth(config, database.db);
+  let generation: Promise<Generation> | null = null;
+  const connectionString = overrides.database
+    ? (overrides.databaseUrl ?? null)
+    : config.databaseUrl;
+  const shutdown = async () => {
+    const started = generation;
+    generation = null;
+    if (started) await (await started).stop();
+    await events.close();
+    await jobEvents.close();
+  };
   return {
     config,
     database,
     store,
     auth,
     events,
+    jobEvents,
+    generation() {
+      generation ??= openGeneration({ config, database, store, connectionString });
+      return generation;
+    },
+    shutdown,
     async close() {
-      await events.close();
+      await shutdown();
       await database.close();
     },
   };

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { z } from "zod";
+import { type GenerationConfig, generationConfig, zGenerationEnv } from "./env-generation.ts";
 import type { S3Options } from "./storage/s3-store.ts";
 
 const optionalText = z
@@ -19,7 +20,7 @@ const list = z
       .filter(Boolean),
   );
 
-const zEnv = z.object({
+const zEnv = zGenerationEnv.extend({
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
   HOST: z.string().default("0.0.0.0"),
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -77,6 +78,9 @@ export interface Config {
   logLevel: string;
   /** How many reverse proxies in front may set X-Forwarded-For (0: use the socket address). */
   trustProxy: number;
+  /** True when PUBLIC_URL was given: providers can call us back (webhooks). */
+  publicUrlSet: boolean;
+  generation: GenerationConfig;
 }
 
 export class ConfigError extends Error {}
@@ -182,5 +186,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,
+    publicUrlSet: Boolean(env.PUBLIC_URL),
+    generation: generationConfig(env),
   };
 }

@@ -22,7 +22,10 @@ function probesFor(ids: {
   folder: string;
   media: string;
   mediaPath: string;
+  job: string;
 }): Record<string, Probe[]> {
+  const fetchQuery = `requestId=${ids.job}&nodeId=n1&workflowId=${ids.workflow}`;
+  const token = "ab".repeat(24);
   return {
     "GET /api/health": [{ method: "GET", path: "/api/health", expect: [200] }],
     "GET /api/auth/admin-status": [
@@ -133,6 +136,56 @@ function probesFor(ids: {
     "GET /api/workflows/:id/events": [
       { method: "GET", path: `/api/workflows/${ids.workflow}/events`, expect: [404] },
     ],
+    "POST /api/generate/:model": [
+      {
+        method: "POST",
+        path: "/api/generate/runway-video",
+        body: { action: "check_status", task_id: ids.job },
+        expect: [404],
+      },
+      {
+        method: "POST",
+        path: "/api/generate/wan",
+        body: { action: "check_status", requestId: ids.job, nodeId: "n1" },
+        expect: [404],
+      },
+      {
+        method: "POST",
+        path: "/api/generate/gemini-text",
+        body: { nodeId: "n1", workflowId: ids.workflow, inputs: { prompt: "x" } },
+        expect: [404],
+      },
+    ],
+    "GET /api/generate/:model": [
+      { method: "GET", path: `/api/generate/kling?${fetchQuery}`, expect: [404] },
+      { method: "GET", path: `/api/generate/google-flash?${fetchQuery}`, expect: [404] },
+    ],
+    "GET /api/utilities/video-upscale": [
+      { method: "GET", path: `/api/utilities/video-upscale?${fetchQuery}`, expect: [404] },
+    ],
+    "GET /api/utilities/luma-reframe": [
+      { method: "GET", path: `/api/utilities/luma-reframe?${fetchQuery}`, expect: [404] },
+    ],
+    "GET /api/callbacks/luma": [
+      { method: "GET", path: `/api/callbacks/luma?requestId=${ids.job}`, expect: [404] },
+    ],
+    "POST /api/callbacks/fal/:token": [
+      { method: "POST", path: `/api/callbacks/fal/${token}`, body: {}, expect: [404] },
+    ],
+    "POST /api/callbacks/luma/:token": [
+      { method: "POST", path: `/api/callbacks/luma/${token}`, body: {}, expect: [404] },
+    ],
+    "POST /api/queue/status": [
+      { method: "POST", path: "/api/queue/status", body: { requestId: ids.job }, expect: [404] },
+    ],
+    "POST /api/queue/cancel": [
+      { method: "POST", path: "/api/queue/cancel", body: { requestId: ids.job }, expect: [404] },
+    ],
+    "GET /api/queue/jobs": [
+      { method: "GET", path: `/api/queue/jobs?workflowId=${ids.workflow}`, expect: [200] },
+    ],
+    // A stream of the caller's own job changes: see "streams only the caller's jobs" below.
+    "GET /api/queue/events": [],
     "POST /api/media": [],
     "GET /api/media": [
       { method: "GET", path: `/api/media?workflowId=${ids.workflow}`, expect: [200] },
@@ -146,7 +199,7 @@ describe("isolation between users (every route)", () => {
   let server: TestServer;
   let alice: TestClient;
   let bob: TestClient;
-  let ids: { workflow: string; folder: string; media: string; mediaPath: string };
+  let ids: { workflow: string; folder: string; media: string; mediaPath: string; job: string };
 
   beforeAll(async () => {
     server = await startTestServer();
@@ -171,7 +224,13 @@ describe("isolation between users (every route)", () => {
       ),
     });
     const media = (await upload.json()) as { id: string; path: string };
-    ids = { workflow, folder, media: media.id, mediaPath: media.path };
+    // No worker runs here: Alice's job stays queued while Bob probes it.
+    const job = await alice.json<{ requestId: string }>("POST", "/api/generate/gemini-text", {
+      nodeId: "n1",
+      workflowId: workflow,
+      inputs: { prompt: "Secret prompt" },
+    });
+    ids = { workflow, folder, media: media.id, mediaPath: media.path, job: job.body.requestId };
   });
   afterAll(() => server.close());
 
@@ -205,9 +264,15 @@ describe("isolation between users (every route)", () => {
         ) {
           expect(result.body).toEqual({ media: [] });
         }
+        if (result.status === 200 && probe.path.startsWith("/api/queue/jobs"))
+          expect(result.body).toEqual({ jobs: [] });
       }
     }
-    // Alice still has everything, unchanged.
+    // Alice still has everything, unchanged; her job was not cancelled.
+    const job = await alice.json<{ status: string }>("POST", "/api/queue/status", {
+      requestId: ids.job,
+    });
+    expect(job.body.status).toBe("IN_QUEUE");
     const own = await alice.json<{ workflow: { name: string; folder_id: string } }>(
       "GET",
       `/api/workflows/${ids.workflow}`,

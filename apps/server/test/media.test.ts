@@ -155,6 +155,21 @@ describe("media uploads (SPEC §5, §6)", () => {
     expect(parsed.getElementsByTagName("parsererror")).toHaveLength(0);
   });
 
+  it("keeps an SVG that opens with an XML declaration, with its viewBox", async () => {
+    const svg = `<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 20 10" preserveAspectRatio="none"><rect width="20" height="10" fill="#f00"/></svg>`;
+    const result = await upload(
+      alice,
+      { name: "drawing.svg", type: "image/svg+xml", bytes: Buffer.from(svg) },
+      { workflowId, kind: "image" },
+    );
+    expect(result.status).toBe(201);
+    const served = await (await fetch(result.body.url)).text();
+    expect(served).toMatch(/^<svg /);
+    expect(served).toContain('viewBox="0 0 20 10"');
+    expect(served).toContain('preserveAspectRatio="none"');
+    expect(served).toContain("<rect");
+  });
+
   it("ignores path-like file names: the stored path is ours", async () => {
     const result = await upload(
       alice,

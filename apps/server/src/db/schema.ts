@@ -8,6 +8,7 @@ import {
   boolean,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -171,6 +172,64 @@ export const workflowMediaManifest = pgTable(
   ],
 );
 
+/**
+ * One generation run of one node (DESIGN §4.9). The row is written before any provider call;
+ * `step` records where the worker is inside a status (so a crash resumes at the right
+ * place), and `runner` names the one chain of worker steps allowed to drive the job.
+ */
+export const jobs = pgTable(
+  "jobs",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    workflowId: text("workflow_id"),
+    nodeId: text("node_id").notNull(),
+    /** The node type (catalogue) that was run. */
+    model: text("model").notNull(),
+    provider: text("provider").notNull(),
+    endpoint: text("endpoint").notNull(),
+    providerRequestId: text("provider_request_id"),
+    status: text("status", {
+      enum: ["IN_QUEUE", "IN_PROGRESS", "COMPLETED", "FAILED", "CANCELLED"],
+    }).notNull(),
+    step: text("step", {
+      enum: ["queued", "submitting", "submitted", "fetching", "done"],
+    }).notNull(),
+    queuePosition: integer("queue_position"),
+    progress: integer("progress"),
+    logs: jsonb("logs")
+      .$type<{ message: string; level?: string; timestamp?: string }[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    /** The run as resolved: inputs, params and the provider's request body. */
+    input: jsonb("input").$type<Record<string, unknown>>().notNull(),
+    outputs: jsonb("outputs").$type<Record<string, unknown>>(),
+    outputValues: jsonb("output_values").$type<Record<string, { value: unknown }>>(),
+    error: text("error"),
+    attempts: integer("attempts").notNull().default(0),
+    idempotencyKey: text("idempotency_key"),
+    /** Unguessable token in webhook/callback URLs. */
+    callbackToken: text("callback_token").notNull(),
+    runner: text("runner"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }),
+    completedAt: timestamp("completed_at", { withTimezone: true, mode: "date" }),
+    /** Last time a worker step touched the job: a stale one is picked up again. */
+    heartbeatAt: timestamp("heartbeat_at", { withTimezone: true, mode: "date" })
+      .notNull()
+      .defaultNow(),
+  },
+  (table) => [
+    index("jobs_user_created_idx").on(table.userId, table.createdAt.desc()),
+    index("jobs_status_idx").on(table.status),
+    uniqueIndex("jobs_user_idempotency_idx").on(table.userId, table.idempotencyKey),
+    index("jobs_provider_request_idx").on(table.provider, table.providerRequestId),
+  ],
+);
+
 export const schema = {
   user,
   session,
@@ -180,4 +239,5 @@ export const schema = {
   workflows,
   workflowChunks,
   workflowMediaManifest,
+  jobs,
 };

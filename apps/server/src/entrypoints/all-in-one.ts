@@ -1,5 +1,5 @@
 import { exitOnConfigError, startWeb } from "./web.ts";
 
-// The embedded default: one process serves the API and the web app (and, once the job
-// engine lands, runs the worker too). PGlite and files under DATA_DIR unless configured.
-startWeb().catch(exitOnConfigError);
+// The embedded default: one process serves the API and the web app and runs the generation
+// worker. PGlite and files under DATA_DIR unless configured.
+startWeb({ withWorker: true }).catch(exitOnConfigError);

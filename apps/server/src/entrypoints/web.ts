@@ -3,10 +3,20 @@ import { buildApp } from "../app.ts";
 import { createContext } from "../context.ts";
 import { ConfigError, loadConfig } from "../env.ts";
 
-/** The web process: HTTP API and the built web app. Run any number behind a load balancer. */
-export async function startWeb() {
+/**
+ * The web process: HTTP API and the built web app. Run any number behind a load balancer.
+ * With `withWorker` (the all-in-one default) it also runs the generation worker.
+ */
+export async function startWeb(options: { withWorker?: boolean } = {}) {
   const config = loadConfig();
   const ctx = await createContext(config);
+  // The job queue starts with the process, so a restart resumes unfinished jobs at once.
+  const generation = await ctx.generation();
+  if (options.withWorker)
+    await generation.engine.work({
+      concurrency: config.generation.workerConcurrency,
+      resumeAll: ctx.database.kind === "pglite",
+    });
   const webRoot = fileURLToPath(new URL("../../../web/dist", import.meta.url));
   const app = await buildApp(ctx, { webRoot, logger: { level: config.logLevel } });
   app.addHook("onClose", () => ctx.close());

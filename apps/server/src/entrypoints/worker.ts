@@ -4,14 +4,18 @@ import { loadConfig } from "../env.ts";
 import { exitOnConfigError } from "./web.ts";
 
 /**
- * The worker process of the scale-out shape. It opens the same database and storage as the
- * web processes; the generation job handlers register here when the job engine lands.
+ * The worker process of the scale-out shape: it runs generation jobs from the shared queue
+ * (any number of workers), with the same database and storage as the web processes.
  */
 export async function startWorker() {
   const config = loadConfig();
   const ctx = await createContext(config);
+  const generation = await ctx.generation();
+  await generation.engine.work({ concurrency: config.generation.workerConcurrency });
   console.log(
-    `Atelier worker ready (${ctx.database.kind}, ${ctx.store.kind} storage); no job types registered yet.`,
+    `Atelier worker ready (${ctx.database.kind}, ${ctx.store.kind} storage; providers: ${[
+      ...generation.providers.configured,
+    ].join(", ")}).`,
   );
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => {

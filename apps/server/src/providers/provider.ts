@@ -20,6 +20,21 @@ export interface ProviderStatus {
   error?: string;
 }
 
+/** One node run as the engine resolved it, for an adapter to build its provider's request. */
+export interface NodeRun {
+  /** Catalogue node type (e.g. `runway-video`). */
+  nodeType: string;
+  /** The endpoint chosen from the catalogue entry (default or a variant). */
+  endpoint: string;
+  /**
+   * Connected inputs by port id: text, or an absolute http(s) URL for media (our storage
+   * URLs included); a list for `multiple` inputs.
+   */
+  inputs: Record<string, string | string[]>;
+  /** The node's parameters, parsed by its catalogue schema (defaults filled in). */
+  params: Record<string, unknown>;
+}
+
 export interface SubmitRequest {
   /** Endpoint id from the catalogue (e.g. `fal-ai/flux/dev`). */
   endpoint: string;
@@ -84,11 +99,15 @@ export class SubmitOutcomeUnknownError extends ProviderError {
 /** Output ports of the node being run, so a result's media land on the right ports. */
 export interface ResultContext {
   outputs: readonly { id: string; type: string }[];
+  /** The body sent at submit, for providers that make the result themselves (local). */
+  request?: Record<string, unknown>;
 }
 
 /** DESIGN §5: the one interface every generation service is adapted to. */
 export interface GenerationProvider {
   readonly id: ProviderId | "local";
+  /** The provider's own request body for a node run (field names, shapes, defaults). */
+  buildInput(run: NodeRun): Record<string, unknown>;
   submit(request: SubmitRequest): Promise<{ requestId: string }>;
   status(endpoint: string, requestId: string): Promise<ProviderStatus>;
   result(endpoint: string, requestId: string, context?: ResultContext): Promise<ProviderResult>;

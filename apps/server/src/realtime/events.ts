@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { AppDb, Database } from "../db/client.ts";
 
 export const WORKFLOW_CHANNEL = "atelier_workflow";
+export const JOB_CHANNEL = "atelier_job";
 
 export interface WorkflowEvent {
   id: string;
@@ -10,39 +11,48 @@ export interface WorkflowEvent {
   deleted?: boolean;
 }
 
-type Listener = (event: WorkflowEvent) => void;
+/** A job changed; streams read the job row itself (owner-scoped) to present it. */
+export interface JobEvent {
+  jobId: string;
+  userId: string;
+  status: string;
+}
 
 /**
- * Fans workflow changes out to this process's event streams. Changes are announced with
- * NOTIFY inside the saving transaction, so every process — this one included — hears of a
- * change exactly when it commits.
+ * Fans one NOTIFY channel out to this process's listeners, by key. Changes are announced
+ * with NOTIFY (inside the saving transaction where there is one), so every process — this
+ * one included — hears of a change exactly when it commits.
  */
-export class EventHub {
-  private readonly listeners = new Map<string, Set<Listener>>();
+export class ChannelHub<E> {
+  private readonly listeners = new Map<string, Set<(event: E) => void>>();
   private stop: (() => Promise<void>) | null = null;
 
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    private readonly channel: string,
+    private readonly keyOf: (event: E) => string,
+  ) {}
 
   async start(): Promise<void> {
-    this.stop = await this.database.listen(WORKFLOW_CHANNEL, (payload) => {
-      let event: WorkflowEvent;
+    this.stop = await this.database.listen(this.channel, (payload) => {
+      let event: E;
       try {
-        event = JSON.parse(payload) as WorkflowEvent;
+        event = JSON.parse(payload) as E;
       } catch {
         return;
       }
-      for (const listener of this.listeners.get(event.id) ?? []) listener(event);
+      for (const listener of this.listeners.get(this.keyOf(event)) ?? []) listener(event);
     });
   }
 
-  /** Calls `listener` for every change of one workflow; returns the unsubscribe function. */
-  subscribe(workflowId: string, listener: Listener): () => void {
-    const set = this.listeners.get(workflowId) ?? new Set();
+  /** Calls `listener` for every event under `key`; returns the unsubscribe function. */
+  subscribe(key: string, listener: (event: E) => void): () => void {
+    const set = this.listeners.get(key) ?? new Set();
     set.add(listener);
-    this.listeners.set(workflowId, set);
+    this.listeners.set(key, set);
     return () => {
       set.delete(listener);
-      if (set.size === 0) this.listeners.delete(workflowId);
+      if (set.size === 0) this.listeners.delete(key);
     };
   }
 
@@ -52,7 +62,25 @@ export class EventHub {
   }
 }
 
+/** Workflow changes, by workflow id. */
+export class EventHub extends ChannelHub<WorkflowEvent> {
+  constructor(database: Database) {
+    super(database, WORKFLOW_CHANNEL, (event) => event.id);
+  }
+}
+
+/** Job changes, by owner: one stream per signed-in tab. */
+export class JobEventHub extends ChannelHub<JobEvent> {
+  constructor(database: Database) {
+    super(database, JOB_CHANNEL, (event) => event.userId);
+  }
+}
+
 /** Queues the change notice in the current transaction; it is sent when that commits. */
 export async function announceWorkflowChange(tx: AppDb, event: WorkflowEvent): Promise<void> {
   await tx.execute(sql`select pg_notify(${WORKFLOW_CHANNEL}, ${JSON.stringify(event)})`);
+}
+
+export async function announceJobChange(db: AppDb, event: JobEvent): Promise<void> {
+  await db.execute(sql`select pg_notify(${JOB_CHANNEL}, ${JSON.stringify(event)})`);
 }

@@ -56,10 +56,27 @@ const purifier = createDOMPurify(new JSDOM("").window as unknown as Window & typ
 
 /** Removes scripts, event handlers and foreign content from an SVG. */
 export function sanitizeSvg(text: string): string {
+  // DOMPurify drops a document that opens with an XML declaration or a doctype (both are
+  // common in SVG files): the bare <svg> element is what is kept.
+  const bare = text
+    .replace(/^\uFEFF?\s*<\?xml[^>]*\?>\s*/i, "")
+    .replace(/^\s*<!DOCTYPE[^>]*>\s*/i, "");
   // Parsed and written as XML, so the result stays a valid SVG document.
-  return purifier.sanitize(text, {
+  return purifier.sanitize(bare, {
     USE_PROFILES: { svg: true, svgFilters: true },
     PARSER_MEDIA_TYPE: "application/xhtml+xml",
+    // The XML parser keeps attribute case; DOMPurify's allow-list spells these in lower case.
+    ADD_ATTR: [
+      "viewBox",
+      "preserveAspectRatio",
+      "gradientUnits",
+      "gradientTransform",
+      "patternUnits",
+      "patternTransform",
+      "clipPathUnits",
+      "stdDeviation",
+      "textLength",
+    ],
   });
 }
 

@@ -17,7 +17,7 @@ export interface ServerProcess {
  * resolves once it reports it is ready: listening (web) or waiting for jobs (worker).
  */
 export async function startServerProcess(
-  entry: "web" | "worker",
+  entry: "web" | "worker" | "all-in-one",
   env: Record<string, string>,
 ): Promise<ServerProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", `src/entrypoints/${entry}.ts`], {
@@ -27,7 +27,7 @@ export async function startServerProcess(
   });
   const exited = once(child, "exit").then(([code, signal]) => String(signal ?? code));
   let output = "";
-  const readyText = entry === "web" ? "Server listening at" : "Atelier worker ready";
+  const readyText = entry === "worker" ? "Atelier worker ready" : "Server listening at";
   const ready = new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk.toString();

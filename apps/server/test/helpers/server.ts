@@ -53,6 +53,7 @@ export async function startTestServer(
   const testDb = await createTestDatabase();
   const ctx = await createContext(config, {
     database: testDb.database,
+    databaseUrl: testDb.url,
     ...(store ? { store } : {}),
   });
   const routes: string[] = [];
@@ -68,7 +69,7 @@ export async function startTestServer(
     routes,
     async close() {
       await app.close();
-      await ctx.events.close();
+      await ctx.shutdown();
       await testDb.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -1,3 +1,4 @@
 export { IMAGE_SIZES } from "./define.ts";
 export * from "./registry.ts";
+export * from "./run-target.ts";
 export * from "./types.ts";

@@ -1,6 +1,7 @@
 import { ApiError, createFalClient } from "@fal-ai/client";
 import type { GenerationProvider, JobLog, ProviderStatus, SubmitRequest } from "../provider.ts";
 import { ProviderError, SubmitOutcomeUnknownError } from "../provider.ts";
+import { buildFalInput } from "./fal-input.ts";
 import { isAllowedMediaUrl, type MappablePort, mapFalResult } from "./map-result.ts";
 
 /*
@@ -231,6 +232,7 @@ export function createFalProvider(options: FalProviderOptions): GenerationProvid
 
   return {
     id: "fal",
+    buildInput: buildFalInput,
 
     async submit(request: SubmitRequest) {
       checkIds(request.endpoint);

@@ -1,0 +1,179 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import {
+  getNodeDefinition,
+  type NodeDefinition,
+  resolveRunTarget,
+  TERMINAL_QUEUE_STATUSES,
+  validateMediaInput,
+} from "@atelier/core";
+import { and, eq } from "drizzle-orm";
+import type { AppDb } from "../db/client.ts";
+import { jobs } from "../db/schema.ts";
+import { HttpError, notFound } from "../http/errors.ts";
+import type { ProviderRegistry } from "../providers/registry.ts";
+import { TEMPORARY_WORKFLOW_ID } from "./media.ts";
+import { getOwnWorkflowRow } from "./workflows.ts";
+
+export type JobRow = typeof jobs.$inferSelect;
+
+/** Route names of SPEC §7 that are variants of one catalogue node. */
+const MODEL_ALIASES: Record<string, string> = {
+  wan: "wan-video",
+  kling: "kling-video",
+  "wan-animate-replace": "wan-animate",
+  "wan-animate-move": "wan-animate",
+  "veo31-text-to-video": "veo31-video",
+  "veo31-image-to-video": "veo31-video",
+  "veo31-first-last-frame": "veo31-video",
+  "veo31-reference-images": "veo31-video",
+};
+
+const MEDIA_TYPES = new Set(["image", "video", "audio", "object"]);
+
+/** The catalogue entry a `/api/generate/:model` name stands for, or 404. */
+export function definitionOf(model: string): NodeDefinition {
+  const definition = getNodeDefinition(MODEL_ALIASES[model] ?? model);
+  if (!definition) throw notFound(`Unknown model: ${model}`);
+  return definition;
+}
+
+export interface GenerateInput {
+  nodeId: string;
+  workflowId?: string | null | undefined;
+  inputs: Record<string, unknown>;
+  params: Record<string, unknown>;
+  idempotencyKey?: string | undefined;
+}
+
+/**
+ * Checks a run against the node's catalogue entry: parameters by its schema, required inputs
+ * present, media inputs valid URLs (SPEC §5 messages), and returns the inputs as the
+ * provider will see them (our storage paths made absolute).
+ */
+export function checkRun(definition: NodeDefinition, body: GenerateInput, publicUrl: string) {
+  if (definition.run.kind === "none")
+    throw new HttpError(400, `${definition.displayName} has nothing to run`);
+  const parsed = definition.params.safeParse(body.params);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new HttpError(400, `Invalid parameter ${issue?.path.join(".")}: ${issue?.message}`);
+  }
+  const params = parsed.data as Record<string, unknown>;
+  const inputs: Record<string, string | string[]> = {};
+  for (const port of definition.inputs) {
+    const given = body.inputs[port.id];
+    const values = (Array.isArray(given) ? given : [given]).filter(
+      (value) => value !== undefined && value !== null && value !== "",
+    );
+    const ownPrompt =
+      port.id === "prompt" && typeof params.prompt === "string" && params.prompt.trim();
+    if (values.length === 0) {
+      if (port.required && !ownPrompt)
+        throw new HttpError(400, `Missing required input: ${port.label}`);
+      continue;
+    }
+    if (!port.multiple && values.length > 1)
+      throw new HttpError(400, `${port.label} takes one connection`);
+    if (port.max !== undefined && values.length > port.max)
+      throw new HttpError(400, `${port.label} takes at most ${port.max}`);
+    const strings = values.map((value) => {
+      if (MEDIA_TYPES.has(port.type) || (port.type === "any" && typeof value === "string")) {
+        const local = typeof value === "string" && value.startsWith("/api/media/file/");
+        const problem = local ? null : validateMediaInput(value);
+        if (problem && MEDIA_TYPES.has(port.type)) throw new HttpError(400, problem);
+        return local ? `${publicUrl}${value}` : String(value);
+      }
+      if (typeof value === "object") throw new HttpError(400, `${port.label} must be text`);
+      return String(value);
+    });
+    inputs[port.id] = port.multiple ? strings : (strings[0] as string);
+  }
+  return { params, inputs };
+}
+
+/** Writes the job row (before any provider call) and answers what the client polls with. */
+export async function createJob(
+  db: AppDb,
+  providers: ProviderRegistry,
+  userId: string,
+  model: string,
+  body: GenerateInput,
+  publicUrl: string,
+): Promise<{ job: JobRow; created: boolean }> {
+  const definition = definitionOf(model);
+  const { params, inputs } = checkRun(definition, body, publicUrl);
+  // Results are stored under the workflow: it must be the user's own (or the unsaved one).
+  if (body.workflowId && body.workflowId !== TEMPORARY_WORKFLOW_ID)
+    await getOwnWorkflowRow(db, userId, body.workflowId);
+  if (body.idempotencyKey) {
+    const [existing] = await db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.userId, userId), eq(jobs.idempotencyKey, body.idempotencyKey)));
+    if (existing) return { job: existing, created: false };
+  }
+  const target = resolveRunTarget(
+    definition,
+    new Set(Object.keys(inputs)),
+    params,
+    providers.configured,
+  );
+  const providerId = target.kind === "provider" ? target.provider : "local";
+  const endpoint = target.kind === "none" ? "" : target.endpoint;
+  const provider = providers.get(providerId);
+  if (!provider) throw new HttpError(400, `No provider can run ${definition.displayName}`);
+  const request = provider.buildInput({ nodeType: definition.type, endpoint, inputs, params });
+  const [job] = await db
+    .insert(jobs)
+    .values({
+      id: randomUUID(),
+      userId,
+      workflowId: body.workflowId ?? null,
+      nodeId: body.nodeId,
+      model: definition.type,
+      provider: providerId,
+      endpoint,
+      status: "IN_QUEUE",
+      step: "queued",
+      input: { inputs, params, request },
+      idempotencyKey: body.idempotencyKey ?? null,
+      callbackToken: randomBytes(24).toString("hex"),
+      runner: randomUUID(),
+    })
+    .returning();
+  return { job: job as JobRow, created: true };
+}
+
+/** One of the user's jobs; another user's is 404. */
+export async function getOwnJob(db: AppDb, userId: string, jobId: string): Promise<JobRow> {
+  const [job] = await db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.id, jobId), eq(jobs.userId, userId)));
+  if (!job) throw notFound("Job not found");
+  return job;
+}
+
+export const isTerminal = (status: string) =>
+  (TERMINAL_QUEUE_STATUSES as readonly string[]).includes(status);
+
+/** SPEC §7's queue status answer for a job row. */
+export function presentJobStatus(job: JobRow) {
+  const outputs = job.outputs ?? undefined;
+  const videoUrl = typeof outputs?.videoUrl === "string" ? outputs.videoUrl : null;
+  return {
+    requestId: job.id,
+    nodeId: job.nodeId,
+    workflowId: job.workflowId,
+    model: job.model,
+    endpoint: job.endpoint,
+    status: job.status,
+    queue_position: job.queuePosition,
+    logs: job.logs,
+    progress: job.progress,
+    ...(videoUrl ? { data: { video: { url: videoUrl } } } : {}),
+    ...(outputs ? { outputs } : {}),
+    ...(job.outputValues ? { outputValues: job.outputValues } : {}),
+    error: job.error,
+  };
+}

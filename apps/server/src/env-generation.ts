@@ -1,0 +1,72 @@
+import { z } from "zod";
+
+const key = z
+  .string()
+  .trim()
+  .transform((value) => (value === "" ? undefined : value))
+  .optional();
+const base = z.url({ protocol: /^https?$/ }).optional();
+
+/** Generation settings (read with the rest of env.ts). Keys never leave the server. */
+export const zGenerationEnv = z.object({
+  FAL_KEY: key,
+  FAL_QUEUE_URL: base,
+  FAL_REST_URL: base,
+  FAL_WEBHOOK_JWKS_URL: base,
+  RUNWAY_API_KEY: key,
+  RUNWAY_BASE_URL: base,
+  LUMA_API_KEY: key,
+  LUMA_BASE_URL: base,
+  GEMINI_API_KEY: key,
+  GEMINI_BASE_URL: base,
+  /** host:port pairs the outbound fetcher may reach although private (self-hosted services, tests). */
+  OUTBOUND_ALLOW_HOSTS: z
+    .string()
+    .optional()
+    .transform((value) =>
+      (value ?? "")
+        .split(",")
+        .map((item) => item.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  /** Length of one simulated step of the offline provider. */
+  LOCAL_PROVIDER_STEP_MS: z.coerce.number().int().min(0).max(60_000).default(400),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+});
+
+export interface ProviderKey {
+  key: string;
+  baseUrl?: string;
+}
+
+export interface GenerationConfig {
+  fal: (ProviderKey & { restUrl?: string; jwksUrl?: string }) | null;
+  runway: ProviderKey | null;
+  luma: ProviderKey | null;
+  google: ProviderKey | null;
+  outboundAllowHosts: string[];
+  localStepMs: number;
+  workerConcurrency: number;
+}
+
+const withBase = (keyValue: string | undefined, baseUrl: string | undefined) =>
+  keyValue ? { key: keyValue, ...(baseUrl ? { baseUrl: baseUrl.replace(/\/$/, "") } : {}) } : null;
+
+export function generationConfig(env: z.infer<typeof zGenerationEnv>): GenerationConfig {
+  const fal = withBase(env.FAL_KEY, env.FAL_QUEUE_URL);
+  return {
+    fal: fal
+      ? {
+          ...fal,
+          ...(env.FAL_REST_URL ? { restUrl: env.FAL_REST_URL } : {}),
+          ...(env.FAL_WEBHOOK_JWKS_URL ? { jwksUrl: env.FAL_WEBHOOK_JWKS_URL } : {}),
+        }
+      : null,
+    runway: withBase(env.RUNWAY_API_KEY, env.RUNWAY_BASE_URL),
+    luma: withBase(env.LUMA_API_KEY, env.LUMA_BASE_URL),
+    google: withBase(env.GEMINI_API_KEY, env.GEMINI_BASE_URL),
+    outboundAllowHosts: env.OUTBOUND_ALLOW_HOSTS,
+    localStepMs: env.LOCAL_PROVIDER_STEP_MS,
+    workerConcurrency: env.WORKER_CONCURRENCY,
+  };
+}

@@ -1,0 +1,153 @@
+import { randomUUID } from "node:crypto";
+import { and, eq, inArray, lt } from "drizzle-orm";
+import type PgBoss from "pg-boss";
+import type { JobRow } from "../commands/generation.ts";
+import type { AppDb } from "../db/client.ts";
+import { jobs } from "../db/schema.ts";
+import type { ProviderRegistry } from "../providers/registry.ts";
+import { runStep, type StepDeps } from "./steps.ts";
+import type { MediaSink } from "./store-media.ts";
+
+export const GENERATION_QUEUE = "generation";
+/** A live job is touched by every step (≤ 5 s apart, a submit ≤ 30 s); silence past this means its worker died. */
+const STALE_AFTER_MS = 90_000;
+const SWEEP_EVERY_MS = 15_000;
+const INLINE_WAIT_MS = 1000;
+
+interface StepMessage {
+  jobId: string;
+  token: string;
+}
+
+export interface GenerationEngine {
+  /** Starts a new job's first step (call after its row is committed). */
+  start(job: JobRow): Promise<void>;
+  /** A hint (webhook, callback) that a job changed: check it now. */
+  nudge(jobId: string): Promise<void>;
+  /**
+   * Runs the worker side in this process: step handlers and the sweeper. `resumeAll` takes
+   * over every unfinished job at once (only when no other worker can be running).
+   */
+  work(options: { concurrency: number; resumeAll?: boolean }): Promise<void>;
+  /** Takes over jobs untouched for `staleAfterMs` (their worker died); returns how many. */
+  sweep(staleAfterMs?: number): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Durable generation jobs on pg-boss (DESIGN §4.9). The job row is the truth; pg-boss only
+ * carries "run the next step of job X with token T". A job resumes after any restart: the
+ * sweeper re-issues a step for every non-terminal job nobody has touched lately.
+ */
+export async function createEngine(deps: {
+  db: AppDb;
+  boss: PgBoss;
+  providers: ProviderRegistry;
+  sink: MediaSink;
+  publicUrl: string;
+  webhooks: boolean;
+  log: StepDeps["log"];
+}): Promise<GenerationEngine> {
+  const { db, boss } = deps;
+  await boss.createQueue(GENERATION_QUEUE, {
+    name: GENERATION_QUEUE,
+    retryLimit: 3,
+    retryDelay: 2,
+    expireInSeconds: 300,
+  });
+  const schedule = async (jobId: string, token: string, delayMs: number) => {
+    await boss.send(
+      GENERATION_QUEUE,
+      { jobId, token } satisfies StepMessage,
+      delayMs > 0 ? { startAfter: new Date(Date.now() + delayMs) } : {},
+    );
+  };
+  // Short waits (the local provider's steps) stay in the handler; longer ones go back to
+  // the queue, so a worker is never held by a job that is only waiting.
+  const drive = async (jobId: string, first: string) => {
+    let pending: { token: string; delayMs: number } | null = { token: first, delayMs: 0 };
+    while (pending) {
+      const { token, delayMs } = pending;
+      pending = null;
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      await runStep(
+        {
+          ...stepDeps,
+          schedule: async (id, next, ms) => {
+            if (ms <= INLINE_WAIT_MS) pending = { token: next, delayMs: ms };
+            else await schedule(id, next, ms);
+          },
+        },
+        jobId,
+        token,
+      );
+    }
+  };
+  const stepDeps: StepDeps = {
+    db,
+    providers: deps.providers,
+    sink: deps.sink,
+    schedule,
+    webhookUrl: (job) =>
+      deps.webhooks && job.provider === "fal"
+        ? `${deps.publicUrl}/api/callbacks/fal/${job.callbackToken}`
+        : deps.webhooks && job.provider === "luma"
+          ? `${deps.publicUrl}/api/callbacks/luma/${job.callbackToken}`
+          : null,
+    log: deps.log,
+  };
+  let sweeper: ReturnType<typeof setInterval> | null = null;
+
+  const engine: GenerationEngine = {
+    async start(job) {
+      if (job.runner) await schedule(job.id, job.runner, 0);
+    },
+    async nudge(jobId) {
+      const [job] = await db.select({ runner: jobs.runner }).from(jobs).where(eq(jobs.id, jobId));
+      // Same token as the scheduled step: whichever runs first claims it, the other does nothing.
+      if (job?.runner) await schedule(jobId, job.runner, 0);
+    },
+    async work({ concurrency, resumeAll }) {
+      const handler = async ([message]: PgBoss.Job<StepMessage>[]) => {
+        if (message) await drive(message.data.jobId, message.data.token);
+      };
+      for (let worker = 0; worker < concurrency; worker++)
+        await boss.work<StepMessage>(GENERATION_QUEUE, { batchSize: 1 }, handler);
+      // The embedded shape is one process: every unfinished job is ours to resume right away.
+      await engine.sweep(resumeAll ? 0 : STALE_AFTER_MS);
+      sweeper = setInterval(() => {
+        engine.sweep().catch((error) => deps.log.error({ err: error }, "sweep failed"));
+      }, SWEEP_EVERY_MS);
+      sweeper.unref();
+    },
+    async sweep(staleAfterMs = STALE_AFTER_MS) {
+      const stale = await db
+        .select({ id: jobs.id, runner: jobs.runner })
+        .from(jobs)
+        .where(
+          and(
+            inArray(jobs.status, ["IN_QUEUE", "IN_PROGRESS"]),
+            lt(jobs.heartbeatAt, new Date(Date.now() - staleAfterMs)),
+          ),
+        );
+      let taken = 0;
+      for (const job of stale) {
+        const token = randomUUID();
+        const [claimed] = await db
+          .update(jobs)
+          .set({ runner: token, heartbeatAt: new Date() })
+          .where(and(eq(jobs.id, job.id), eq(jobs.runner, job.runner ?? "")))
+          .returning({ id: jobs.id });
+        if (!claimed) continue;
+        await schedule(job.id, token, 0);
+        taken++;
+      }
+      return taken;
+    },
+    async stop() {
+      if (sweeper) clearInterval(sweeper);
+      sweeper = null;
+    },
+  };
+  return engine;
+}

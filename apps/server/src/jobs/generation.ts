@@ -1,0 +1,55 @@
+import type PgBoss from "pg-boss";
+import type { Database } from "../db/client.ts";
+import type { Config } from "../env.ts";
+import { createProviders, type ProviderRegistry } from "../providers/registry.ts";
+import { createSafeFetcher, type SafeFetcher } from "../providers/safe-fetch.ts";
+import type { BlobStore } from "../storage/blob-store.ts";
+import { startBoss, stopBoss } from "./boss.ts";
+import { createEngine, type GenerationEngine } from "./engine.ts";
+
+export interface Generation {
+  engine: GenerationEngine;
+  providers: ProviderRegistry;
+  boss: PgBoss;
+  fetcher: SafeFetcher;
+  stop(): Promise<void>;
+}
+
+/** Starts the job queue, the providers the configuration allows and the engine on top. */
+export async function openGeneration(deps: {
+  config: Config;
+  database: Database;
+  store: BlobStore;
+  connectionString: string | null;
+}): Promise<Generation> {
+  const { config, database, store } = deps;
+  const boss = await startBoss(database, {
+    connectionString: deps.connectionString,
+    onError: (error) => console.error("job queue error", error),
+  });
+  const fetcher = createSafeFetcher({ allowHosts: config.generation.outboundAllowHosts });
+  const providers = createProviders(config, { store, fetcher });
+  const engine = await createEngine({
+    db: database.db,
+    boss,
+    providers,
+    sink: { db: database.db, store, fetcher, publicUrl: config.publicUrl },
+    publicUrl: config.publicUrl,
+    webhooks: config.publicUrlSet,
+    log: {
+      warn: (object, message) => console.warn(message, object),
+      error: (object, message) => console.error(message, object),
+    },
+  });
+  return {
+    engine,
+    providers,
+    boss,
+    fetcher,
+    async stop() {
+      await engine.stop();
+      await stopBoss(boss);
+      await fetcher.close();
+    },
+  };
+}

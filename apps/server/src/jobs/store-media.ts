@@ -1,0 +1,71 @@
+import { extensionForMimeType, LIMITS } from "@atelier/core";
+import { fileTypeFromBuffer } from "file-type";
+import { mediaPath, recordMedia, TEMPORARY_WORKFLOW_ID } from "../commands/media.ts";
+import type { AppDb } from "../db/client.ts";
+import type { ResultMedia } from "../providers/provider.ts";
+import type { SafeFetcher } from "../providers/safe-fetch.ts";
+import type { BlobStore } from "../storage/blob-store.ts";
+import { inspectUpload } from "../storage/inspect.ts";
+import type { StoredOutput } from "./outputs.ts";
+
+export interface MediaSink {
+  db: AppDb;
+  store: BlobStore;
+  fetcher: SafeFetcher;
+  publicUrl: string;
+}
+
+/** The file extension of result bytes: the provider's declared type, else the sniffed one. */
+async function extensionOf(bytes: Uint8Array, declared: string | null | undefined) {
+  const fromType = declared ? extensionForMimeType(declared.split(";")[0]?.trim() ?? "") : null;
+  if (fromType) return fromType;
+  const sniffed = await fileTypeFromBuffer(bytes);
+  if (sniffed && extensionForMimeType(sniffed.mime)) return extensionForMimeType(sniffed.mime);
+  if (/^\s*<svg[\s>]/i.test(Buffer.from(bytes.slice(0, 512)).toString("utf8"))) return "svg";
+  throw new Error(`Result media of type ${declared ?? "unknown"} cannot be stored`);
+}
+
+/**
+ * Copies a result's media into our storage at once (provider URLs expire within the hour):
+ * downloaded through the SSRF-safe fetcher, checked like an upload, stored under
+ * `{userId}/{workflowId}/…` with a manifest row.
+ */
+export async function storeResultMedia(
+  sink: MediaSink,
+  job: { userId: string; workflowId: string | null; nodeId: string },
+  media: readonly ResultMedia[],
+): Promise<StoredOutput[]> {
+  const stored: StoredOutput[] = [];
+  const workflowId = job.workflowId ?? TEMPORARY_WORKFLOW_ID;
+  for (const item of media) {
+    let bytes = item.bytes;
+    let declared = item.contentType ?? null;
+    if (!bytes) {
+      if (!item.url) continue;
+      const fetched = await sink.fetcher.fetchBytes(item.url, {
+        maxBytes: LIMITS.media.maxVideoBytes,
+      });
+      bytes = fetched.bytes;
+      declared = fetched.contentType ?? declared;
+    }
+    const extension = (await extensionOf(bytes, declared)) as string;
+    const inspected = await inspectUpload(Buffer.from(bytes), extension);
+    const path = mediaPath(job.userId, workflowId, extension);
+    await sink.store.put(path, inspected.body, inspected.mimeType);
+    await recordMedia(sink.db, {
+      workflowId,
+      userId: job.userId,
+      filePath: path,
+      fileSize: inspected.body.length,
+      mimeType: inspected.mimeType,
+      nodeId: job.nodeId,
+      outputKey: item.output,
+    });
+    stored.push({
+      port: item.output,
+      url: `${sink.publicUrl}/api/media/file/${path}`,
+      contentType: inspected.mimeType,
+    });
+  }
+  return stored;
+}

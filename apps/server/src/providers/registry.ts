@@ -1,0 +1,77 @@
+import type { Config } from "../env.ts";
+import type { BlobStore } from "../storage/blob-store.ts";
+import { createFalProvider } from "./fal/fal-provider.ts";
+import { createLocalProvider } from "./local/local-provider.ts";
+import { createLumaProvider } from "./luma/luma-provider.ts";
+import type { GenerationProvider } from "./provider.ts";
+import { createRunwayProvider, RUNWAY_MIN_POLL_MS } from "./runway/runway-provider.ts";
+import type { SafeFetcher } from "./safe-fetch.ts";
+
+export interface ProviderRegistry {
+  get(id: string): GenerationProvider | null;
+  /** Providers with a key configured (`local` always). */
+  configured: ReadonlySet<string>;
+  /** Jobs one provider may have in flight at once; more wait in the queue. */
+  concurrency(id: string): number;
+  /** How long to wait between status polls of one job. */
+  pollMs(id: string): number;
+}
+
+const CONCURRENCY: Record<string, number> = { local: 4, fal: 10, runway: 5, luma: 5, google: 5 };
+/** SPEC §4 polls every 3 s; Runway asks for no more than one poll per task every 5 s. */
+const POLL_MS: Record<string, number> = {
+  fal: 3000,
+  runway: RUNWAY_MIN_POLL_MS,
+  luma: 3000,
+  google: 3000,
+};
+
+/**
+ * Builds the providers the configuration allows. Keys stay here, on the server; a node whose
+ * provider has no key runs on the offline `local` provider.
+ */
+export function createProviders(
+  config: Config,
+  deps: { store: BlobStore; fetcher: SafeFetcher },
+): ProviderRegistry {
+  const generation = config.generation;
+  const storagePrefix = `${config.publicUrl}/api/media/file/`;
+  // Our own files are read from storage, never fetched back over the network.
+  const readMedia = async (url: string) => {
+    const path = url.startsWith(storagePrefix)
+      ? url.slice(storagePrefix.length)
+      : url.startsWith("/api/media/file/")
+        ? url.slice("/api/media/file/".length)
+        : null;
+    if (path === null) return (await deps.fetcher.fetchBytes(url)).bytes;
+    const blob = await deps.store.get(decodeURIComponent(path));
+    if (!blob) throw new Error("The input file is no longer in storage");
+    const parts: Buffer[] = [];
+    for await (const part of blob.body) parts.push(part as Buffer);
+    return new Uint8Array(Buffer.concat(parts));
+  };
+  const providers = new Map<string, GenerationProvider>();
+  providers.set("local", createLocalProvider({ readMedia, stepMs: generation.localStepMs }));
+  if (generation.fal)
+    providers.set(
+      "fal",
+      createFalProvider({
+        key: generation.fal.key,
+        ...(generation.fal.baseUrl ? { queueBaseUrl: generation.fal.baseUrl } : {}),
+        ...(generation.fal.restUrl ? { restBaseUrl: generation.fal.restUrl } : {}),
+        allowMediaHosts: generation.outboundAllowHosts,
+      }),
+    );
+  const allowMediaHosts = generation.outboundAllowHosts;
+  if (generation.runway)
+    providers.set("runway", createRunwayProvider({ ...generation.runway, allowMediaHosts }));
+  if (generation.luma)
+    providers.set("luma", createLumaProvider({ ...generation.luma, allowMediaHosts }));
+  return {
+    get: (id) => providers.get(id) ?? null,
+    configured: new Set(providers.keys()),
+    concurrency: (id) => CONCURRENCY[id] ?? 5,
+    pollMs: (id) =>
+      id === "local" ? Math.max(50, Math.floor(generation.localStepMs / 2)) : (POLL_MS[id] ?? 3000),
+  };
+}

@@ -1,0 +1,85 @@
+import { and, desc, eq, inArray, or, type SQL } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { getOwnJob, isTerminal, presentJobStatus } from "../commands/generation.ts";
+import type { AppContext } from "../context.ts";
+import { jobs } from "../db/schema.ts";
+import { requireUser } from "../http/session.ts";
+import { finish } from "../jobs/steps.ts";
+
+const zRequest = z.object({ requestId: z.string().min(1).max(200) }).passthrough();
+const zJobsQuery = z.object({ workflowId: z.string().max(200).optional() });
+
+/** Queue status, cancel, the user's job list and a push stream of job changes. */
+export async function queueRoutes(app: FastifyInstance, ctx: AppContext) {
+  const db = ctx.database.db;
+
+  // SPEC §7: { requestId, endpoint, workflowId, nodeId, model } → the job's status.
+  app.post("/api/queue/status", async (request) => {
+    const user = await requireUser(ctx.auth, request);
+    const { requestId } = zRequest.parse(request.body ?? {});
+    return presentJobStatus(await getOwnJob(db, user.id, requestId));
+  });
+
+  app.post("/api/queue/cancel", async (request) => {
+    const user = await requireUser(ctx.auth, request);
+    const { requestId } = zRequest.parse(request.body ?? {});
+    const job = await getOwnJob(db, user.id, requestId);
+    if (!isTerminal(job.status)) {
+      await finish({ db }, job, { status: "CANCELLED" });
+      if (job.providerRequestId) {
+        const provider = (await ctx.generation()).providers.get(job.provider);
+        await provider?.cancel(job.endpoint, job.providerRequestId).catch((error) => {
+          request.log.warn({ err: error, jobId: job.id }, "provider cancel failed");
+        });
+      }
+    }
+    return presentJobStatus(await getOwnJob(db, user.id, requestId));
+  });
+
+  // The user's unfinished jobs and the latest finished ones: a reloaded tab picks them up.
+  app.get("/api/queue/jobs", async (request) => {
+    const user = await requireUser(ctx.auth, request);
+    const { workflowId } = zJobsQuery.parse(request.query ?? {});
+    const filters: SQL[] = [eq(jobs.userId, user.id)];
+    if (workflowId) filters.push(eq(jobs.workflowId, workflowId));
+    const rows = await db
+      .select()
+      .from(jobs)
+      .where(and(...filters))
+      .orderBy(desc(jobs.createdAt))
+      .limit(100);
+    return { jobs: rows.map(presentJobStatus) };
+  });
+
+  // One stream per tab instead of per-node polling (DESIGN §7).
+  app.get("/api/queue/events", async (request, reply) => {
+    const user = await requireUser(ctx.auth, request);
+    reply.hijack();
+    const stream = reply.raw;
+    stream.writeHead(200, {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache, no-transform",
+      connection: "keep-alive",
+      "x-accel-buffering": "no",
+    });
+    const send = (event: string, data: unknown) =>
+      stream.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    const active = await db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.userId, user.id), or(inArray(jobs.status, ["IN_QUEUE", "IN_PROGRESS"]))));
+    send("ready", { jobs: active.map(presentJobStatus) });
+    const unsubscribe = ctx.jobEvents.subscribe(user.id, (event) => {
+      void getOwnJob(db, user.id, event.jobId).then(
+        (job) => send("job", presentJobStatus(job)),
+        () => undefined,
+      );
+    });
+    const keepAlive = setInterval(() => stream.write(": keep-alive\n\n"), 15_000);
+    request.raw.on("close", () => {
+      clearInterval(keepAlive);
+      unsubscribe();
+    });
+  });
+}

@@ -1,0 +1,78 @@
+import type { NodeDefinition, ProviderId } from "./types.ts";
+
+export type RunTarget =
+  /** Nothing to run: the node only holds or shows content. */
+  | { kind: "none" }
+  /** Done by our own server: a local operation, or the offline stand-in for a model. */
+  | { kind: "local"; endpoint: string }
+  | { kind: "provider"; provider: ProviderId; endpoint: string };
+
+const PROVIDER_IDS: readonly string[] = [
+  "fal",
+  "runway",
+  "luma",
+  "google",
+  "openai",
+  "elevenlabs",
+  "freepik",
+  "leonardo",
+  "meshy",
+  "tripo",
+];
+
+/** Variant keys chosen by which inputs are connected, most specific first. */
+const INPUT_VARIANTS: { key: string; when: (connected: ReadonlySet<string>) => boolean }[] = [
+  { key: "first-last-frame", when: (c) => c.has("firstFrame") && c.has("lastFrame") },
+  { key: "reference-images", when: (c) => c.has("referenceImages") && !c.has("image") },
+  { key: "reference-to-video", when: (c) => c.has("referenceImages") || c.has("video2") },
+  { key: "video-to-video", when: (c) => c.has("video1") },
+  { key: "image-to-video", when: (c) => c.has("image") || c.has("firstFrame") },
+  { key: "multi", when: (c) => c.has("referenceImages") },
+  { key: "edit", when: (c) => c.has("image") || c.has("referenceImages") },
+  { key: "image-to-image", when: (c) => c.has("image") },
+];
+
+/** Parameters whose value may name a variant (e.g. model "ultra", mode "replace"). */
+const VARIANT_PARAMS = ["variant", "mode", "model", "version", "modelVersion", "quality"];
+
+/**
+ * Which service runs a node and at which endpoint: its own provider when that is configured
+ * (else another configured provider named by a variant), the endpoint variant picked by its
+ * parameters or connected inputs; with no provider configured, the built-in local provider.
+ */
+export function resolveRunTarget(
+  definition: NodeDefinition,
+  connected: ReadonlySet<string>,
+  params: Record<string, unknown>,
+  configured: ReadonlySet<string>,
+): RunTarget {
+  const run = definition.run;
+  if (run.kind === "none") return { kind: "none" };
+  if (run.kind === "local") return { kind: "local", endpoint: `local/${run.operation}` };
+  const variants = run.variants ?? {};
+  if (!configured.has(run.provider)) {
+    const alternative = Object.keys(variants).find(
+      (key) => PROVIDER_IDS.includes(key) && configured.has(key),
+    );
+    if (alternative)
+      return {
+        kind: "provider",
+        provider: alternative as ProviderId,
+        endpoint: variants[alternative] as string,
+      };
+    return { kind: "local", endpoint: `local/${definition.type}` };
+  }
+  const modes = Object.keys(variants).filter((key) => !PROVIDER_IDS.includes(key));
+  const byParam = VARIANT_PARAMS.map((name) => params[name]).find(
+    (value) => typeof value === "string" && modes.includes(value),
+  ) as string | undefined;
+  const byInput = INPUT_VARIANTS.find(
+    (variant) => modes.includes(variant.key) && variant.when(connected),
+  )?.key;
+  const key = byParam ?? byInput;
+  return {
+    kind: "provider",
+    provider: run.provider,
+    endpoint: key ? (variants[key] as string) : run.endpoint,
+  };
+}
