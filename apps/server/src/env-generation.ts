@@ -32,6 +32,10 @@ export const zGenerationEnv = z.object({
   /** Length of one simulated step of the offline provider. */
   LOCAL_PROVIDER_STEP_MS: z.coerce.number().int().min(0).max(60_000).default(400),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** A job no worker touched for this long is taken over (its worker died). */
+  JOB_STALE_AFTER_MS: z.coerce.number().int().min(1000).max(3_600_000).default(90_000),
+  /** Overrides every provider's status poll interval (tests against fake providers). */
+  PROVIDER_POLL_MS: z.coerce.number().int().min(10).max(60_000).optional(),
 });
 
 export interface ProviderKey {
@@ -47,6 +51,8 @@ export interface GenerationConfig {
   outboundAllowHosts: string[];
   localStepMs: number;
   workerConcurrency: number;
+  pollMs: number | null;
+  staleAfterMs: number;
 }
 
 const withBase = (keyValue: string | undefined, baseUrl: string | undefined) =>
@@ -68,5 +74,7 @@ export function generationConfig(env: z.infer<typeof zGenerationEnv>): Generatio
     outboundAllowHosts: env.OUTBOUND_ALLOW_HOSTS,
     localStepMs: env.LOCAL_PROVIDER_STEP_MS,
     workerConcurrency: env.WORKER_CONCURRENCY,
+    pollMs: env.PROVIDER_POLL_MS ?? null,
+    staleAfterMs: env.JOB_STALE_AFTER_MS,
   };
 }

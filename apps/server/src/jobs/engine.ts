@@ -9,8 +9,6 @@ import { runStep, type StepDeps } from "./steps.ts";
 import type { MediaSink } from "./store-media.ts";
 
 export const GENERATION_QUEUE = "generation";
-/** A live job is touched by every step (≤ 5 s apart, a submit ≤ 30 s); silence past this means its worker died. */
-const STALE_AFTER_MS = 90_000;
 const SWEEP_EVERY_MS = 15_000;
 const INLINE_WAIT_MS = 1000;
 
@@ -46,6 +44,11 @@ export async function createEngine(deps: {
   sink: MediaSink;
   publicUrl: string;
   webhooks: boolean;
+  /**
+   * A live job is touched by every step (≤ 5 s apart, a submit ≤ 30 s): silence past this
+   * means its worker died.
+   */
+  staleAfterMs: number;
   log: StepDeps["log"];
 }): Promise<GenerationEngine> {
   const { db, boss } = deps;
@@ -114,13 +117,13 @@ export async function createEngine(deps: {
       for (let worker = 0; worker < concurrency; worker++)
         await boss.work<StepMessage>(GENERATION_QUEUE, { batchSize: 1 }, handler);
       // The embedded shape is one process: every unfinished job is ours to resume right away.
-      await engine.sweep(resumeAll ? 0 : STALE_AFTER_MS);
+      await engine.sweep(resumeAll ? 0 : deps.staleAfterMs);
       sweeper = setInterval(() => {
         engine.sweep().catch((error) => deps.log.error({ err: error }, "sweep failed"));
       }, SWEEP_EVERY_MS);
       sweeper.unref();
     },
-    async sweep(staleAfterMs = STALE_AFTER_MS) {
+    async sweep(staleAfterMs = deps.staleAfterMs) {
       const stale = await db
         .select({ id: jobs.id, runner: jobs.runner })
         .from(jobs)

@@ -36,6 +36,7 @@ export async function openGeneration(deps: {
     sink: { db: database.db, store, fetcher, publicUrl: config.publicUrl },
     publicUrl: config.publicUrl,
     webhooks: config.publicUrlSet,
+    staleAfterMs: config.generation.staleAfterMs,
     log: {
       warn: (object, message) => console.warn(message, object),
       error: (object, message) => console.error(message, object),

@@ -108,11 +108,16 @@ async function submit(
       webhookUrl: deps.webhookUrl(job),
       idempotencyKey: job.id,
     });
-    await update(deps, job, {
-      step: "submitted",
-      providerRequestId: requestId,
-      startedAt: new Date(),
-    });
+    const [after] = await deps.db
+      .update(jobs)
+      .set({ step: "submitted", providerRequestId: requestId, startedAt: new Date() })
+      .where(eq(jobs.id, job.id))
+      .returning({ status: jobs.status });
+    // Cancelled while the submit was on its way: cancel the provider's job too.
+    if (after?.status === "CANCELLED") {
+      await provider.cancel(job.endpoint, requestId).catch(() => undefined);
+      return;
+    }
     return again(deps.providers.pollMs(job.provider));
   } catch (error) {
     const retry =

@@ -1,6 +1,8 @@
+import { fileTypeFromBuffer } from "file-type";
 import type { Config } from "../env.ts";
 import type { BlobStore } from "../storage/blob-store.ts";
 import { createFalProvider } from "./fal/fal-provider.ts";
+import { createGoogleProvider } from "./google/google-provider.ts";
 import { createLocalProvider } from "./local/local-provider.ts";
 import { createLumaProvider } from "./luma/luma-provider.ts";
 import type { GenerationProvider } from "./provider.ts";
@@ -67,11 +69,25 @@ export function createProviders(
     providers.set("runway", createRunwayProvider({ ...generation.runway, allowMediaHosts }));
   if (generation.luma)
     providers.set("luma", createLumaProvider({ ...generation.luma, allowMediaHosts }));
+  if (generation.google)
+    providers.set(
+      "google",
+      createGoogleProvider({
+        ...generation.google,
+        allowMediaHosts,
+        fetchInput: async (url) => {
+          const bytes = await readMedia(url);
+          return { bytes, contentType: (await fileTypeFromBuffer(bytes))?.mime ?? null };
+        },
+      }),
+    );
   return {
     get: (id) => providers.get(id) ?? null,
     configured: new Set(providers.keys()),
     concurrency: (id) => CONCURRENCY[id] ?? 5,
     pollMs: (id) =>
-      id === "local" ? Math.max(50, Math.floor(generation.localStepMs / 2)) : (POLL_MS[id] ?? 3000),
+      id === "local"
+        ? Math.max(10, Math.floor(generation.localStepMs / 2))
+        : (generation.pollMs ?? POLL_MS[id] ?? 3000),
   };
 }

@@ -304,7 +304,10 @@ export const imageNodes: NodeDefinition[] = [
       kind: "provider",
       provider: "fal",
       endpoint: "fal-ai/gemini-25-flash-image",
-      variants: { edit: "fal-ai/gemini-25-flash-image/edit" },
+      variants: {
+        edit: "fal-ai/gemini-25-flash-image/edit",
+        google: "gemini-2.5-flash-image",
+      },
     },
   }),
   gen({

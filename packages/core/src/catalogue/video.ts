@@ -133,6 +133,7 @@ export const videoNodes: NodeDefinition[] = [
         "image-to-video": "fal-ai/veo3.1/image-to-video",
         "first-last-frame": "fal-ai/veo3.1/first-last-frame-to-video",
         "reference-images": "fal-ai/veo3.1/reference-to-video",
+        google: "veo-3.1-generate-preview",
       },
     },
   }),

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { getNodeDefinition, type NodeDefinition, resolveRunTarget } from "../src/index.ts";
+
+const definition = (type: string) => getNodeDefinition(type) as NodeDefinition;
+const none = new Set<string>();
+
+describe("resolveRunTarget: which service runs a node, at which endpoint", () => {
+  it("runs on the local provider when the node's provider has no key", () => {
+    expect(resolveRunTarget(definition("flux-pro"), none, {}, new Set(["local"]))).toEqual({
+      kind: "local",
+      endpoint: "local/flux-pro",
+    });
+  });
+
+  it("uses the configured provider's default endpoint", () => {
+    expect(resolveRunTarget(definition("flux-pro"), none, {}, new Set(["fal"]))).toEqual({
+      kind: "provider",
+      provider: "fal",
+      endpoint: "fal-ai/flux-pro/v1.1",
+    });
+  });
+
+  it("picks the variant by connected inputs and by parameter value", () => {
+    const kling = definition("kling-video");
+    const fal = new Set(["fal"]);
+    const withImage = resolveRunTarget(kling, new Set(["prompt", "image"]), {}, fal);
+    expect(withImage).toMatchObject({ provider: "fal" });
+    expect((withImage as { endpoint: string }).endpoint).not.toBe(
+      (resolveRunTarget(kling, new Set(["prompt"]), {}, fal) as { endpoint: string }).endpoint,
+    );
+    const veo31 = definition("veo31-video");
+    expect(resolveRunTarget(veo31, new Set(["firstFrame", "lastFrame"]), {}, fal)).toMatchObject({
+      endpoint: "fal-ai/veo3.1/first-last-frame-to-video",
+    });
+  });
+
+  it("falls back to another configured provider a variant names", () => {
+    expect(resolveRunTarget(definition("veo31-video"), none, {}, new Set(["google"]))).toEqual({
+      kind: "provider",
+      provider: "google",
+      endpoint: "veo-3.1-generate-preview",
+    });
+  });
+
+  it("keeps local operations and nodes with nothing to run as they are", () => {
+    expect(resolveRunTarget(definition("crop"), none, {}, new Set(["fal"]))).toEqual({
+      kind: "local",
+      endpoint: "local/crop",
+    });
+    expect(resolveRunTarget(definition("notepad"), none, {}, new Set(["fal"]))).toEqual({
+      kind: "none",
+    });
+  });
+});
