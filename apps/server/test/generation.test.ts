@@ -104,6 +104,142 @@ describe("generation with no keys: the local provider runs every node type", () 
     }
   }, 300_000);
 
+  it("refuses bad runs with clear messages", async () => {
+    const anonymous = new TestClient(server.url);
+    const signedOut = await anonymous.json("POST", "/api/generate/flux-pro", {
+      nodeId: "n1",
+      inputs: { prompt: "x" },
+    });
+    expect(signedOut.status).toBe(401);
+    const cases: [string, Record<string, unknown>, number, string][] = [
+      ["nope", { nodeId: "n1" }, 404, "Unknown model: nope"],
+      ["notepad", { nodeId: "n1" }, 400, "Notepad has nothing to run"],
+      ["crop", { nodeId: "n1" }, 400, "Missing required input: Image"],
+      [
+        "crop",
+        { nodeId: "n1", inputs: { image: "file:///etc/passwd" } },
+        400,
+        "Invalid media data: must be URL or base64 data URL",
+      ],
+      [
+        "crop",
+        { nodeId: "n1", inputs: { image: "data:image/png;base64," } },
+        400,
+        "Invalid base64 string: missing data content",
+      ],
+      [
+        "flux-pro",
+        { nodeId: "n1", inputs: { prompt: "x" }, workflowId: "not-mine" },
+        404,
+        "Workflow not found",
+      ],
+    ];
+    for (const [model, body, status, error] of cases) {
+      const answer = await client.json<{ error: string }>("POST", `/api/generate/${model}`, body);
+      expect([model, answer.status, answer.body.error]).toEqual([model, status, error]);
+    }
+    const badParam = await client.json<{ error: string }>("POST", "/api/generate/crop", {
+      nodeId: "n1",
+      inputs: { image: media.image },
+      params: { left: "far" },
+    });
+    expect(badParam.status).toBe(400);
+    expect(badParam.body.error).toMatch(/^Invalid parameter left: /);
+  });
+
+  it("stores an inline (data URL) input first, then runs on its stored copy", async () => {
+    const png = await pngBytes(40, 20);
+    const answer = await client.json<{ requestId: string }>("POST", "/api/generate/resize", {
+      nodeId: "inline",
+      inputs: { image: `data:image/png;base64,${png.toString("base64")}` },
+      params: { width: 20, height: 10 },
+    });
+    expect(answer.status).toBe(202);
+    const job = await waitForJob(client, answer.body.requestId);
+    expect(job.status).toBe("COMPLETED");
+    const resized = Buffer.from(
+      await (await fetch(String(job.outputs?.processedImage))).arrayBuffer(),
+    );
+    expect(await sharp(resized).metadata()).toMatchObject({ width: 20, height: 10 });
+    const bad = await client.json<{ error: string }>("POST", "/api/generate/resize", {
+      nodeId: "inline",
+      inputs: { image: `data:image/png;base64,${Buffer.from("not a png").toString("base64")}` },
+    });
+    expect(bad.status).toBe(400);
+  });
+
+  it("starts a job once per idempotency key", async () => {
+    const body = { nodeId: "n-once", inputs: { prompt: "once" }, idempotencyKey: "click-123456" };
+    const first = await client.json<{ requestId: string }>("POST", "/api/generate/flux-pro", body);
+    const again = await client.json<{ requestId: string }>("POST", "/api/generate/flux-pro", body);
+    expect([first.status, again.status]).toEqual([202, 200]);
+    expect(again.body.requestId).toBe(first.body.requestId);
+    await waitForJob(client, first.body.requestId);
+  });
+
+  it("answers SPEC §7's status and result calls from the job rows", async () => {
+    const video = await client.json<{ requestId: string }>("POST", "/api/generate/runway-video", {
+      nodeId: "rw",
+      inputs: { image: media.image },
+    });
+    const done = await waitForJob(client, video.body.requestId);
+    const videoUrl = done.outputs?.videoUrl;
+    const runway = await client.json("POST", "/api/generate/runway-video", {
+      action: "check_status",
+      task_id: video.body.requestId,
+    });
+    expect(runway.body).toMatchObject({ status: "SUCCEEDED", output: [videoUrl], progress: 1 });
+    const wan = await client.json("POST", "/api/generate/wan", {
+      action: "check_status",
+      requestId: video.body.requestId,
+      nodeId: "rw",
+    });
+    expect(wan.body).toMatchObject({ done: true, videoUrl, error: null });
+    const query = `requestId=${video.body.requestId}&nodeId=rw`;
+    for (const path of [
+      "/api/generate/kling",
+      "/api/generate/veo31-first-last-frame",
+      "/api/utilities/video-upscale",
+    ]) {
+      const fetched = await client.json(`GET`, `${path}?${query}`);
+      expect([path, fetched.status, fetched.body.videoUrl]).toEqual([path, 200, videoUrl]);
+    }
+    expect(
+      (await client.json("GET", `/api/callbacks/luma?requestId=${video.body.requestId}`)).body,
+    ).toMatchObject({ status: "COMPLETED", videoUrl });
+
+    const image = await client.json<{ requestId: string }>("POST", "/api/generate/google-flash", {
+      nodeId: "gf",
+      inputs: { prompt: "a pear" },
+    });
+    const imageJob = await waitForJob(client, image.body.requestId);
+    const flash = await client.json(
+      "GET",
+      `/api/generate/google-flash?requestId=${image.body.requestId}&nodeId=gf`,
+    );
+    expect(flash.body).toMatchObject({ images: [imageJob.outputs?.imageUrl] });
+  });
+
+  it("streams only the caller's own jobs", async () => {
+    const bob = new TestClient(server.url);
+    await bob.signUp("bob-generator@example.com");
+    const seenByBob: string[] = [];
+    const aliceJob = await client.json<{ requestId: string }>("POST", "/api/generate/flux-pro", {
+      nodeId: "private",
+      inputs: { prompt: "private" },
+    });
+    const bobJob = await bob.json<{ requestId: string }>("POST", "/api/generate/flux-pro", {
+      nodeId: "bobs",
+      inputs: { prompt: "bob's" },
+    });
+    // Bob's stream until his own job ends: Alice's job, running alongside, never shows.
+    const ids: string[] = [];
+    await waitForJob(bob, bobJob.body.requestId, seenByBob, ids);
+    expect(ids.length).toBeGreaterThan(0);
+    expect(new Set(ids)).toEqual(new Set([bobJob.body.requestId]));
+    await waitForJob(client, aliceJob.body.requestId);
+  });
+
   it("reports queue position and progress on the way, and SPEC's output keys at the end", async () => {
     const answer = await client.json<{ requestId: string }>("POST", "/api/generate/veo3-video", {
       nodeId: "video-1",

@@ -99,6 +99,7 @@ export async function createJob(
   model: string,
   body: GenerateInput,
   publicUrl: string,
+  storeInline: (dataUrl: string, port: string) => Promise<string>,
 ): Promise<{ job: JobRow; created: boolean }> {
   const definition = definitionOf(model);
   const { params, inputs } = checkRun(definition, body, publicUrl);
@@ -111,6 +112,15 @@ export async function createJob(
       .from(jobs)
       .where(and(eq(jobs.userId, userId), eq(jobs.idempotencyKey, body.idempotencyKey)));
     if (existing) return { job: existing, created: false };
+  }
+  // Embedded media goes to storage first: providers are given URLs, never inline data.
+  for (const [port, value] of Object.entries(inputs)) {
+    const values = Array.isArray(value) ? value : [value];
+    if (!values.some((item) => item.startsWith("data:"))) continue;
+    const stored = await Promise.all(
+      values.map((item) => (item.startsWith("data:") ? storeInline(item, port) : item)),
+    );
+    inputs[port] = Array.isArray(value) ? stored : (stored[0] as string);
   }
   const target = resolveRunTarget(
     definition,

@@ -10,7 +10,10 @@ import { createJob, getOwnJob, type JobRow } from "../commands/generation.ts";
 import type { AppContext } from "../context.ts";
 import { HttpError } from "../http/errors.ts";
 import { requireUser } from "../http/session.ts";
+import { storeResultMedia } from "../jobs/store-media.ts";
 
+/** Room for inputs sent inline as data URLs (stored before the job starts). */
+const INLINE_BODY_LIMIT = 16 * 1024 * 1024;
 const zModel = z.object({ model: z.string().min(1).max(100) });
 const zCheckStatus = z.object({
   action: z.literal("check_status"),
@@ -52,7 +55,7 @@ function resultAnswer(reply: FastifyReply, job: JobRow, body: Record<string, unk
 export async function generateRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;
 
-  app.post("/api/generate/:model", async (request, reply) => {
+  app.post("/api/generate/:model", { bodyLimit: INLINE_BODY_LIMIT }, async (request, reply) => {
     const user = await requireUser(ctx.auth, request);
     const { model } = zModel.parse(request.params);
     const body = (request.body ?? {}) as Record<string, unknown>;
@@ -78,6 +81,25 @@ export async function generateRoutes(app: FastifyInstance, ctx: AppContext) {
     }
     const input = zStart.parse(body);
     const generation = await ctx.generation();
+    const sink = {
+      db,
+      store: ctx.store,
+      fetcher: generation.fetcher,
+      publicUrl: ctx.config.publicUrl,
+    };
+    const storeInline = async (dataUrl: string, port: string) => {
+      const comma = dataUrl.indexOf(",");
+      const head = dataUrl.slice(5, comma);
+      const body = dataUrl.slice(comma + 1);
+      const bytes = /;base64$/i.test(head)
+        ? Buffer.from(body, "base64")
+        : Buffer.from(decodeURIComponent(body));
+      const owner = { userId: user.id, workflowId: input.workflowId ?? null, nodeId: input.nodeId };
+      const contentType = head.split(";")[0] ?? "";
+      const [stored] = await storeResultMedia(sink, owner, [{ output: port, bytes, contentType }]);
+      if (!stored) throw new HttpError(400, "Invalid media data: must be URL or base64 data URL");
+      return stored.url;
+    };
     const { job, created } = await createJob(
       db,
       generation.providers,
@@ -85,6 +107,7 @@ export async function generateRoutes(app: FastifyInstance, ctx: AppContext) {
       model,
       input,
       ctx.config.publicUrl,
+      storeInline,
     );
     if (created) await generation.engine.start(job);
     return reply

@@ -23,6 +23,8 @@ export async function waitForJob(
   client: TestClient,
   requestId: string,
   seen: string[] = [],
+  /** Every job id the stream carried (to check it carries only the caller's). */
+  streamed: string[] = [],
 ): Promise<JobStatus> {
   const controller = new AbortController();
   const response = await fetch(new URL("/api/queue/events", client.baseUrl), {
@@ -50,6 +52,7 @@ export async function waitForJob(
         const data = event.split("\n").find((line) => line.startsWith("data: "));
         if (!event.startsWith("event: job") || !data) continue;
         const job = JSON.parse(data.slice(6)) as JobStatus;
+        streamed.push(job.requestId);
         if (job.requestId !== requestId) continue;
         seen.push(job.status);
         if (terminal(job.status)) return job;
