@@ -5,6 +5,7 @@ import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { AppContext } from "./context.ts";
 import { registerErrorHandler } from "./http/errors.ts";
+import { closeEventStreams } from "./http/event-stream.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { callbackRoutes } from "./routes/callbacks.ts";
 import { folderRoutes } from "./routes/folders.ts";
@@ -41,6 +42,8 @@ export async function buildApp(
     });
   }
   registerErrorHandler(app);
+  // Event streams never end by themselves: end them so closing the app does not hang.
+  app.addHook("preClose", async () => closeEventStreams(app));
   await app.register(rateLimit, { global: false });
   await app.register(multipart);
 

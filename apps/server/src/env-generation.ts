@@ -19,6 +19,10 @@ export const zGenerationEnv = z.object({
   LUMA_BASE_URL: base,
   GEMINI_API_KEY: key,
   GEMINI_BASE_URL: base,
+  OPENAI_API_KEY: key,
+  OPENAI_BASE_URL: base,
+  ELEVENLABS_API_KEY: key,
+  ELEVENLABS_BASE_URL: base,
   /** host:port pairs the outbound fetcher may reach although private (self-hosted services, tests). */
   OUTBOUND_ALLOW_HOSTS: z
     .string()
@@ -48,6 +52,8 @@ export interface GenerationConfig {
   runway: ProviderKey | null;
   luma: ProviderKey | null;
   google: ProviderKey | null;
+  openai: ProviderKey | null;
+  elevenlabs: ProviderKey | null;
   outboundAllowHosts: string[];
   localStepMs: number;
   workerConcurrency: number;
@@ -71,6 +77,8 @@ export function generationConfig(env: z.infer<typeof zGenerationEnv>): Generatio
     runway: withBase(env.RUNWAY_API_KEY, env.RUNWAY_BASE_URL),
     luma: withBase(env.LUMA_API_KEY, env.LUMA_BASE_URL),
     google: withBase(env.GEMINI_API_KEY, env.GEMINI_BASE_URL),
+    openai: withBase(env.OPENAI_API_KEY, env.OPENAI_BASE_URL),
+    elevenlabs: withBase(env.ELEVENLABS_API_KEY, env.ELEVENLABS_BASE_URL),
     outboundAllowHosts: env.OUTBOUND_ALLOW_HOSTS,
     localStepMs: env.LOCAL_PROVIDER_STEP_MS,
     workerConcurrency: env.WORKER_CONCURRENCY,

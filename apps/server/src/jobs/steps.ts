@@ -118,7 +118,9 @@ async function submit(
       await provider.cancel(job.endpoint, requestId).catch(() => undefined);
       return;
     }
-    return again(deps.providers.pollMs(job.provider));
+    // First status check at once, in this handler: a synchronous provider (text, images)
+    // holds its answer in this process only.
+    return again(0);
   } catch (error) {
     const retry =
       error instanceof ProviderError && error.kind !== "fatal" && claimed.attempts < MAX_ATTEMPTS;
@@ -190,6 +192,12 @@ async function handleFailure(
   error: unknown,
   again: (ms: number) => Promise<void>,
 ) {
+  // A synchronous provider's answer lived in a worker that is gone: running again would
+  // charge again, so the user decides.
+  if ((error as { resultLost?: boolean }).resultLost) {
+    const userMessage = (error as ProviderError).options?.userMessage ?? RUN_MESSAGES.failed;
+    return finish(deps, job, { status: "FAILED", error: userMessage });
+  }
   if (error instanceof ProviderError && error.kind !== "fatal" && job.attempts < MAX_ATTEMPTS) {
     await update(deps, job, { attempts: job.attempts + 1 });
     return again(error.options.retryAfterMs ?? 2000 * (job.attempts + 1));

@@ -1,10 +1,12 @@
 import { fileTypeFromBuffer } from "file-type";
 import type { Config } from "../env.ts";
 import type { BlobStore } from "../storage/blob-store.ts";
+import { createElevenLabsProvider } from "./elevenlabs/elevenlabs-provider.ts";
 import { createFalProvider } from "./fal/fal-provider.ts";
 import { createGoogleProvider } from "./google/google-provider.ts";
 import { createLocalProvider } from "./local/local-provider.ts";
 import { createLumaProvider } from "./luma/luma-provider.ts";
+import { createOpenAIProvider } from "./openai/openai-provider.ts";
 import type { GenerationProvider } from "./provider.ts";
 import { createRunwayProvider, RUNWAY_MIN_POLL_MS } from "./runway/runway-provider.ts";
 import type { SafeFetcher } from "./safe-fetch.ts";
@@ -19,13 +21,23 @@ export interface ProviderRegistry {
   pollMs(id: string): number;
 }
 
-const CONCURRENCY: Record<string, number> = { local: 4, fal: 10, runway: 5, luma: 5, google: 5 };
+const CONCURRENCY: Record<string, number> = {
+  local: 4,
+  fal: 10,
+  runway: 5,
+  luma: 5,
+  google: 5,
+  openai: 5,
+  elevenlabs: 3,
+};
 /** SPEC §4 polls every 3 s; Runway asks for no more than one poll per task every 5 s. */
 const POLL_MS: Record<string, number> = {
   fal: 3000,
   runway: RUNWAY_MIN_POLL_MS,
   luma: 3000,
   google: 3000,
+  openai: 5000,
+  elevenlabs: 3000,
 };
 
 /**
@@ -65,6 +77,11 @@ export function createProviders(
       }),
     );
   const allowMediaHosts = generation.outboundAllowHosts;
+  // Inputs the provider is sent as bytes: our storage read directly, typed by their content.
+  const fetchInput = async (url: string) => {
+    const bytes = await readMedia(url);
+    return { bytes, contentType: (await fileTypeFromBuffer(bytes))?.mime ?? null };
+  };
   if (generation.runway)
     providers.set("runway", createRunwayProvider({ ...generation.runway, allowMediaHosts }));
   if (generation.luma)
@@ -75,11 +92,18 @@ export function createProviders(
       createGoogleProvider({
         ...generation.google,
         allowMediaHosts,
-        fetchInput: async (url) => {
-          const bytes = await readMedia(url);
-          return { bytes, contentType: (await fileTypeFromBuffer(bytes))?.mime ?? null };
-        },
+        fetchInput,
       }),
+    );
+  if (generation.elevenlabs)
+    providers.set(
+      "elevenlabs",
+      createElevenLabsProvider({ ...generation.elevenlabs, allowMediaHosts, fetchInput }),
+    );
+  if (generation.openai)
+    providers.set(
+      "openai",
+      createOpenAIProvider({ ...generation.openai, allowMediaHosts, fetchInput }),
     );
   return {
     get: (id) => providers.get(id) ?? null,

@@ -1,9 +1,10 @@
-import { and, desc, eq, inArray, or, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, type SQL } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { getOwnJob, isTerminal, presentJobStatus } from "../commands/generation.ts";
 import type { AppContext } from "../context.ts";
 import { jobs } from "../db/schema.ts";
+import { openEventStream } from "../http/event-stream.ts";
 import { requireUser } from "../http/session.ts";
 import { finish } from "../jobs/steps.ts";
 
@@ -55,31 +56,18 @@ export async function queueRoutes(app: FastifyInstance, ctx: AppContext) {
   // One stream per tab instead of per-node polling (DESIGN §7).
   app.get("/api/queue/events", async (request, reply) => {
     const user = await requireUser(ctx.auth, request);
-    reply.hijack();
-    const stream = reply.raw;
-    stream.writeHead(200, {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-cache, no-transform",
-      connection: "keep-alive",
-      "x-accel-buffering": "no",
-    });
-    const send = (event: string, data: unknown) =>
-      stream.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    let unsubscribe = () => {};
+    const send = openEventStream(request, reply, () => unsubscribe());
     const active = await db
       .select()
       .from(jobs)
-      .where(and(eq(jobs.userId, user.id), or(inArray(jobs.status, ["IN_QUEUE", "IN_PROGRESS"]))));
+      .where(and(eq(jobs.userId, user.id), inArray(jobs.status, ["IN_QUEUE", "IN_PROGRESS"])));
     send("ready", { jobs: active.map(presentJobStatus) });
-    const unsubscribe = ctx.jobEvents.subscribe(user.id, (event) => {
+    unsubscribe = ctx.jobEvents.subscribe(user.id, (event) => {
       void getOwnJob(db, user.id, event.jobId).then(
         (job) => send("job", presentJobStatus(job)),
         () => undefined,
       );
-    });
-    const keepAlive = setInterval(() => stream.write(": keep-alive\n\n"), 15_000);
-    request.raw.on("close", () => {
-      clearInterval(keepAlive);
-      unsubscribe();
     });
   });
 }

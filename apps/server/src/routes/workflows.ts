@@ -23,6 +23,7 @@ import {
 } from "../commands/workflows.ts";
 import type { AppContext } from "../context.ts";
 import { HttpError } from "../http/errors.ts";
+import { openEventStream } from "../http/event-stream.ts";
 import { presentWorkflow, presentWorkflowSummary } from "../http/presenters.ts";
 import { requireUser } from "../http/session.ts";
 
@@ -149,25 +150,12 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
     const user = await requireUser(ctx.auth, request);
     const { id } = zParams.parse(request.params);
     const row = await getOwnWorkflowRow(db, user.id, id);
-    reply.hijack();
-    const stream = reply.raw;
-    stream.writeHead(200, {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-cache, no-transform",
-      connection: "keep-alive",
-      "x-accel-buffering": "no",
-    });
-    const send = (event: string, data: unknown) =>
-      stream.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    let unsubscribe = () => {};
+    const send = openEventStream(request, reply, () => unsubscribe());
     send("ready", { id, updated_at: row.updatedAt.toISOString() });
-    const unsubscribe = ctx.events.subscribe(id, (event) => {
+    unsubscribe = ctx.events.subscribe(id, (event) => {
       if (event.userId !== user.id) return;
       send(event.deleted ? "deleted" : "updated", { id: event.id, updated_at: event.updated_at });
-    });
-    const keepAlive = setInterval(() => stream.write(": keep-alive\n\n"), 15_000);
-    request.raw.on("close", () => {
-      clearInterval(keepAlive);
-      unsubscribe();
     });
   });
 }

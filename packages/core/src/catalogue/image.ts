@@ -55,7 +55,7 @@ export const imageNodes: NodeDefinition[] = [
       kind: "provider",
       provider: "fal",
       endpoint: "fal-ai/gpt-image-1/text-to-image",
-      variants: { edit: "fal-ai/gpt-image-1/edit-image" },
+      variants: { edit: "fal-ai/gpt-image-1/edit-image", openai: "gpt-image-1" },
     },
   }),
   gen({
