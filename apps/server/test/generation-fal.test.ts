@@ -61,8 +61,22 @@ describe("generation through the real fal adapter against a fake fal", () => {
     expect(job.status).toBe("COMPLETED");
     const { requestId, webhookUrl } = fal.jobs.at(-1) as { requestId: string; webhookUrl: string };
     expect(await fal.sendWebhook({ url: webhookUrl, requestId })).toEqual([200]);
+    // fal retries deliveries: a duplicate is accepted and changes nothing.
+    expect(await fal.sendWebhook({ url: webhookUrl, requestId, variant: "duplicate" })).toEqual([
+      200, 200,
+    ]);
     expect(await fal.sendWebhook({ url: webhookUrl, requestId, variant: "forged" })).toEqual([401]);
     expect(await fal.sendWebhook({ url: webhookUrl, requestId, variant: "stale" })).toEqual([401]);
+    const after = await client.json<{ status: string; outputs: unknown }>(
+      "POST",
+      "/api/queue/status",
+      {
+        requestId: started.body.requestId,
+      },
+    );
+    expect(after.body).toEqual(
+      expect.objectContaining({ status: "COMPLETED", outputs: job.outputs }),
+    );
   });
 
   const cases: {

@@ -15,7 +15,7 @@ describe("web app shell and health", () => {
   it("reports health of database and storage", async () => {
     const response = await fetch(`${server.url}/api/health`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ ok: true, db: true, storage: true });
+    expect(await response.json()).toEqual({ ok: true, db: true, queue: true, storage: true });
   });
 
   it("serves the built app for / and /auth/callback, JSON 404 for unknown API paths", async () => {

@@ -104,7 +104,7 @@ describe("S3-compatible storage", () => {
       const served = await fetch(uploaded.url);
       expect(Buffer.from(await served.arrayBuffer()).equals(bytes)).toBe(true);
       const health = await alice.json("GET", "/api/health");
-      expect(health.body).toEqual({ ok: true, db: true, storage: true });
+      expect(health.body).toEqual({ ok: true, db: true, queue: true, storage: true });
     } finally {
       await server.close();
     }
