@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestClient } from "./helpers/client.ts";
 import { createPostgresDatabaseUrl, TEST_DB_KIND } from "./helpers/database.ts";
+import { waitForJob } from "./helpers/jobs.ts";
 import { type ServerProcess, startServerProcess } from "./helpers/process.ts";
 import { freePort } from "./helpers/server.ts";
 import { makeWorkflow } from "./helpers/workflows.ts";
@@ -90,12 +91,26 @@ describe.runIf(TEST_DB_KIND === "postgres")("scale-out on PostgreSQL", () => {
     await reader.cancel();
   });
 
-  it("starts a worker process against the same database", async () => {
+  it("runs a generation sent to a web process on a separate worker process", async () => {
     const worker = await startServerProcess("worker", {
       ...common,
       PORT: String(await freePort()),
+      LOCAL_PROVIDER_STEP_MS: "20",
     });
     processes.push(worker);
     expect(worker.child.exitCode).toBeNull();
+    const client = new TestClient(webB.url);
+    await client.signUp("scale-jobs@example.com");
+    const started = await client.json<{ requestId: string }>("POST", "/api/generate/flux-pro", {
+      nodeId: "n1",
+      inputs: { prompt: "a harbour" },
+    });
+    expect(started.status).toBe(202);
+    // Followed from the other web process: job events cross processes too.
+    const onA = new TestClient(webA.url);
+    expect((await onA.signIn("scale-jobs@example.com")).status).toBe(200);
+    const job = await waitForJob(onA, started.body.requestId);
+    expect(job.status).toBe("COMPLETED");
+    expect(String(job.outputs?.imageUrl)).toMatch(/\.png$/);
   });
 });
