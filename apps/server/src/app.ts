@@ -32,6 +32,9 @@ export async function buildApp(
   const hops = ctx.config.trustProxy;
   const app = Fastify({
     logger: options.logger ?? false,
+    // Closing must not wait on clients: event streams are ended first (preClose), and any
+    // connection still open then is cut rather than holding shutdown forever.
+    forceCloseConnections: true,
     trustProxy: (_address: string, hop: number) => hop < hops,
   });
   const { onRoute } = options;
