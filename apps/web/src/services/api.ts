@@ -2,6 +2,8 @@ import {
   type Folder,
   LIMITS,
   type MediaUploadResponse,
+  type QueueStatus,
+  type QueueStatusResponse,
   type SavedWorkflow,
   type WorkflowRow,
   type WorkflowSummary,
@@ -47,6 +49,31 @@ async function call<T>(
     );
   }
   return parsed as T;
+}
+
+/** A generation job as the queue calls and the job stream present it (SPEC §7). */
+export interface JobStatus extends QueueStatusResponse {
+  requestId: string;
+  nodeId: string;
+  workflowId: string | null;
+  /** The node type the job runs. */
+  model: string;
+  endpoint: string;
+}
+
+/** POST /api/generate/:type: inputs by port id, the node's parameters, a retry-safe key. */
+export interface GenerateBody {
+  nodeId: string;
+  workflowId?: string | null;
+  inputs: Record<string, string | string[]>;
+  params: Record<string, unknown>;
+  idempotencyKey?: string;
+}
+
+export interface GenerateAnswer {
+  requestId: string;
+  endpoint: string;
+  status: QueueStatus;
 }
 
 export interface SessionUser {
@@ -156,4 +183,15 @@ export const api = {
     ),
   fork: (sourceWorkflowId: string) =>
     call<{ workflowId: string }>("POST", "/api/workflows/fork", { sourceWorkflowId }),
+  /** Starts a run of one node (202; 200 with the same requestId for a repeated idempotencyKey). */
+  generate: (type: string, body: GenerateBody) =>
+    call<GenerateAnswer>("POST", `/api/generate/${encodeURIComponent(type)}`, body),
+  queueStatus: (requestId: string) => call<JobStatus>("POST", "/api/queue/status", { requestId }),
+  cancelJob: (requestId: string) => call<JobStatus>("POST", "/api/queue/cancel", { requestId }),
+  /** The user's jobs, newest first (100), optionally of one workflow. */
+  listJobs: (workflowId?: string | null) =>
+    call<{ jobs: JobStatus[] }>(
+      "GET",
+      `/api/queue/jobs${workflowId ? `?workflowId=${encodeURIComponent(workflowId)}` : ""}`,
+    ),
 };

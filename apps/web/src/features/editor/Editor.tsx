@@ -1,6 +1,7 @@
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Toaster } from "sonner";
+import { api } from "../../services/api.ts";
 import { Canvas } from "../canvas/Canvas.tsx";
 import { DocumentProvider, useDocumentStore } from "../document/context.tsx";
 import { createDocumentStore } from "../document/store.ts";
@@ -11,6 +12,8 @@ import { PersistenceProvider, usePersistence } from "../persistence/context.tsx"
 import { LoadProgress } from "../persistence/LoadProgress.tsx";
 import { createPersistence } from "../persistence/persistence.ts";
 import { useWorkspace } from "../persistence/workspace-store.ts";
+import { RunnerProvider } from "../runs/context.tsx";
+import { createRunner } from "../runs/runner.ts";
 import { TopBar } from "./TopBar.tsx";
 
 // Panels load on first use: they are not part of the first paint.
@@ -153,12 +156,28 @@ function Workspace() {
 export function Editor() {
   const store = useMemo(() => createDocumentStore(), []);
   const persistence = useMemo(() => createPersistence(store), [store]);
+  const runner = useMemo(() => createRunner(store, { api }), [store]);
+  // Jobs of the open workflow are picked up again after a load or a reload.
+  useEffect(() => {
+    const follow = (state: { workflowId: string | null; location: string | null; user: unknown }) =>
+      void runner.resume(state.location === "cloud" && state.user ? state.workflowId : null);
+    follow(useWorkspace.getState());
+    const stop = useWorkspace.subscribe((state, before) => {
+      if (state.workflowId !== before.workflowId || state.user !== before.user) follow(state);
+    });
+    return () => {
+      stop();
+      runner.dispose();
+    };
+  }, [runner]);
   return (
     <DocumentProvider store={store}>
       <PersistenceProvider value={persistence}>
-        <ReactFlowProvider>
-          <Workspace />
-        </ReactFlowProvider>
+        <RunnerProvider value={runner}>
+          <ReactFlowProvider>
+            <Workspace />
+          </ReactFlowProvider>
+        </RunnerProvider>
       </PersistenceProvider>
     </DocumentProvider>
   );

@@ -1,13 +1,15 @@
-import { getNodeDefinition, listOutputMedia } from "@atelier/core";
+import { getNodeDefinition } from "@atelier/core";
 import { Handle, type NodeProps, Position, useStore as useFlowStore } from "@xyflow/react";
 import { memo, useCallback, useState } from "react";
 import { useDocument } from "../document/context.tsx";
 import { PORT_COLORS } from "../document/factory.ts";
 import type { CanvasNode } from "../document/types.ts";
 import { usePreferences } from "../preferences/store.ts";
+import { RunControls } from "../runs/RunControls.tsx";
 import { ParamField } from "./ParamField.tsx";
 import { countRender } from "./render-counts.ts";
 import { fieldsOf } from "./schema-fields.ts";
+import { MediaPreview } from "./viewers/MediaPreview.tsx";
 
 /** Below this zoom a node is drawn as a plain box (DESIGN §7, performance.md). */
 export const DETAIL_ZOOM = 0.5;
@@ -59,8 +61,6 @@ export const GenericNode = memo(function GenericNode({
   const fields = fieldsOf(type);
   const essentials = fields.filter((field) => field.essential);
   const rest = fields.filter((field) => !field.essential);
-  const media = listOutputMedia(data.outputs);
-  const text = typeof data.outputs?.text === "string" ? data.outputs.text : null;
 
   return (
     <div
@@ -78,6 +78,7 @@ export const GenericNode = memo(function GenericNode({
           {STATUS_TEXT[status]}
         </span>
       </header>
+      <RunControls id={id} type={type} />
       {definition.lifecycle ? <p className="node-warning">{definition.lifecycle.message}</p> : null}
       {status === "error" && data.error ? (
         <p className="node-error" role="alert">
@@ -156,11 +157,7 @@ export const GenericNode = memo(function GenericNode({
         </div>
       ) : null}
       <section className="node-output" aria-label="Output">
-        {media[0] && media[0].key !== "audio" ? (
-          <img src={media[0].url} alt="Output" loading="lazy" decoding="async" />
-        ) : null}
-        {text ? <p className="output-text">{text}</p> : null}
-        {!media[0] && !text ? <span className="muted">No output yet</span> : null}
+        <MediaPreview outputs={data.outputs} />
       </section>
     </div>
   );

@@ -1,0 +1,126 @@
+import { listOutputMedia } from "@atelier/core";
+import {
+  type ComponentType,
+  type LazyExoticComponent,
+  lazy,
+  memo,
+  Suspense,
+  useState,
+} from "react";
+import type { ViewerProps } from "./media-meta.ts";
+import "./viewers.css";
+
+/**
+ * A node's results (SPEC §3 media output keys, plus `text`): one lazily loaded viewer per
+ * kind of media, a switcher when a kind holds several results, and the text block. Kept
+ * tiny on purpose: every viewer, and three.js behind the 3D one, loads on first use.
+ */
+
+type Kind = "video" | "image" | "model" | "audio";
+type Viewer = LazyExoticComponent<ComponentType<ViewerProps>>;
+
+const VIEWERS: Record<Kind, Viewer> = {
+  video: lazy(() => import("./VideoViewer.tsx")),
+  image: lazy(() => import("./ImageViewer.tsx")),
+  model: lazy(() => import("./ModelViewer.tsx")),
+  audio: lazy(() => import("./AudioViewer.tsx")),
+};
+const ORDER: Kind[] = ["video", "image", "model", "audio"];
+const KEY_KINDS: Record<string, Kind> = {};
+for (const [kind, keys] of [
+  [
+    "video",
+    "videoUrl video processedVideo outputVideo mergedVideo upscaledVideo modifiedVideo generatedVideo",
+  ],
+  ["model", "glbUrl glbPbrUrl modelUrl"],
+  ["audio", "audioUrl audio isolatedAudio"],
+] as const) {
+  for (const key of keys.split(" ")) KEY_KINDS[key] = kind;
+}
+const MODEL_URL = /^data:model\/|\.(glb|gltf)([?#]|$)/i;
+const STILL_KEYS = new Set(["snapshot", "meshPreview"]);
+
+interface Group {
+  kind: Kind;
+  urls: string[];
+  still?: string | undefined;
+}
+
+function kindOf(key: string, url: string): Kind {
+  return MODEL_URL.test(url) ? "model" : (KEY_KINDS[key] ?? "image");
+}
+
+/** Media of each kind, in display order; a model's snapshot (or mesh preview) is its still. */
+export function groupOutputMedia(outputs: Record<string, unknown> | undefined): Group[] {
+  const media = listOutputMedia(outputs).map((item) => ({
+    ...item,
+    kind: kindOf(item.key, item.url),
+  }));
+  const hasModel = media.some((item) => item.kind === "model");
+  const groups = new Map<Kind, Group>();
+  let still: string | undefined;
+  for (const { key, url, kind } of media) {
+    if (hasModel && kind === "image" && STILL_KEYS.has(key)) {
+      still ??= url;
+      continue;
+    }
+    const group = groups.get(kind) ?? { kind, urls: [] };
+    if (!group.urls.includes(url)) group.urls.push(url);
+    groups.set(kind, group);
+  }
+  const model = groups.get("model");
+  if (model) model.still = still;
+  const video = groups.get("video");
+  const frame = outputs?.capturedFrame;
+  if (video && typeof frame === "string" && frame) video.still = frame;
+  return ORDER.flatMap((kind) => groups.get(kind) ?? []);
+}
+
+function MediaGroup({ kind, urls, still }: Group) {
+  const [index, setIndex] = useState(0);
+  const url = urls[Math.min(index, urls.length - 1)] ?? "";
+  const Viewer = VIEWERS[kind];
+  return (
+    <div className="media-group">
+      <Suspense fallback={<div className="media-skeleton" aria-busy="true" title="Loading…" />}>
+        <Viewer key={url} url={url} still={still} />
+      </Suspense>
+      {urls.length > 1 ? (
+        <fieldset className="media-strip">
+          <legend>Results</legend>
+          {urls.map((item, position) => (
+            <button
+              key={item}
+              type="button"
+              className="nodrag"
+              aria-pressed={position === index}
+              aria-label={`Result ${position + 1} of ${urls.length}`}
+              onClick={() => setIndex(position)}
+            >
+              {position + 1}
+            </button>
+          ))}
+        </fieldset>
+      ) : null}
+    </div>
+  );
+}
+
+/** Drop-in content for a node's output section; renders "No output yet" when empty. */
+export const MediaPreview = memo(function MediaPreview({
+  outputs,
+}: {
+  outputs: Record<string, unknown> | undefined;
+}) {
+  const groups = groupOutputMedia(outputs);
+  const text = typeof outputs?.text === "string" && outputs.text ? outputs.text : null;
+  if (groups.length === 0 && !text) return <span className="muted">No output yet</span>;
+  return (
+    <div className="media-preview">
+      {groups.map((group) => (
+        <MediaGroup key={group.kind} {...group} />
+      ))}
+      {text ? <p className="output-text">{text}</p> : null}
+    </div>
+  );
+});

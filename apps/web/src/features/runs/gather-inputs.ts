@@ -1,0 +1,99 @@
+import { getNodeDefinition, mediaUrlOf, type PortType } from "@atelier/core";
+import type { CanvasEdge, CanvasNode } from "../document/types.ts";
+
+/** What a run sends, and the labels of required inputs that have nothing yet. */
+export interface GatheredInputs {
+  /** By input port id: one value, or a list for a `multiple` port. */
+  inputs: Record<string, string | string[]>;
+  /** The node's parameters: `data.inputValues[name].value` by name. */
+  params: Record<string, unknown>;
+  /** Labels of required ports with no value, in the catalogue's order. */
+  missing: string[];
+}
+
+/** Where each port type's value sits in a source's `outputs` (SPEC §3 media output keys). */
+const OUTPUT_KEYS: Partial<Record<PortType, string[]>> = {
+  image: ["imageUrl", "processedImage", "image", "images"],
+  video: [
+    "videoUrl",
+    "video",
+    "processedVideo",
+    "outputVideo",
+    "mergedVideo",
+    "upscaledVideo",
+    "modifiedVideo",
+    "generatedVideo",
+  ],
+  audio: ["audioUrl", "audio", "isolatedAudio"],
+  object: ["glbUrl", "modelUrl", "glbPbrUrl"],
+  text: ["text"],
+};
+OUTPUT_KEYS.any = Object.values(OUTPUT_KEYS).flat();
+
+/** A value as the strings a port sends: lists flattened, `{ url }` read, empties dropped. */
+function strings(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(strings);
+  if (typeof value === "number" || typeof value === "boolean") return [String(value)];
+  const text = mediaUrlOf(value);
+  return text?.trim() ? [text] : [];
+}
+
+/** What one connection carries into a port. */
+function sourceValues(source: CanvasNode, handle: string | null, type: PortType): string[] {
+  const data = source.data;
+  const outputPort = source.type
+    ? getNodeDefinition(source.type)?.outputs.find((port) => port.id === handle)
+    : undefined;
+  if (handle) {
+    const slot = strings(data.outputValues?.[handle]?.value);
+    if (slot.length > 0) return slot;
+    const own = strings(data.outputs?.[handle]);
+    if (own.length > 0) return own;
+  }
+  for (const key of OUTPUT_KEYS[outputPort?.type ?? type] ?? []) {
+    const found = strings(data.outputs?.[key]);
+    if (found.length > 0) return found;
+  }
+  if (source.type === "text") return strings(data.inputValues?.text?.value ?? data.text);
+  return [];
+}
+
+/**
+ * Gathers a run of `nodeId` (pure): its parameters, and for each input port the values of
+ * the connected sources — `outputValues[sourceHandle]`, else a media/text value in
+ * `outputs` for the port's type, else a text node's own text. A `multiple` port gets a list
+ * in connection order; an edge without a target handle feeds the first port. A prompt
+ * port counts as filled when the node's own `prompt` parameter is non-empty.
+ */
+export function gatherInputs(
+  nodes: readonly CanvasNode[],
+  edges: readonly CanvasEdge[],
+  nodeId: string,
+): GatheredInputs {
+  const node = nodes.find((candidate) => candidate.id === nodeId);
+  const params: Record<string, unknown> = {};
+  for (const [name, slot] of Object.entries(node?.data.inputValues ?? {}))
+    params[name] = slot?.value;
+  const result: GatheredInputs = { inputs: {}, params, missing: [] };
+  const definition = node?.type ? getNodeDefinition(node.type) : undefined;
+  if (!definition) return result;
+
+  const byId = new Map(nodes.map((candidate) => [candidate.id, candidate]));
+  const firstPort = definition.inputs[0]?.id;
+  for (const port of definition.inputs) {
+    const values = edges
+      .filter((edge) => edge.target === nodeId && (edge.targetHandle ?? firstPort) === port.id)
+      .flatMap((edge) => {
+        const source = byId.get(edge.source);
+        return source ? sourceValues(source, edge.sourceHandle ?? null, port.type) : [];
+      });
+    if (values.length > 0) {
+      result.inputs[port.id] = port.multiple ? values : (values[0] as string);
+      continue;
+    }
+    const ownPrompt =
+      port.id === "prompt" && typeof params.prompt === "string" && params.prompt.trim() !== "";
+    if (port.required && !ownPrompt) result.missing.push(port.label);
+  }
+  return result;
+}

@@ -1,0 +1,211 @@
+import { getNodeDefinition, RUN_MESSAGES, TERMINAL_QUEUE_STATUSES } from "@atelier/core";
+import type { api, JobStatus } from "../../services/api.ts";
+import { notify } from "../canvas/notify.ts";
+import type { DocumentStore } from "../document/store.ts";
+import type { CanvasNodeData } from "../document/types.ts";
+import { useWorkspace } from "../persistence/workspace-store.ts";
+import { gatherInputs } from "./gather-inputs.ts";
+import { createJobStream, type JobStreamOptions } from "./job-stream.ts";
+import { isActive, type RunsStore, runsStore } from "./runs-store.ts";
+
+export interface RunnerDeps {
+  api: Pick<typeof api, "generate" | "queueStatus" | "cancelJob" | "listJobs">;
+  /** Default: the tab's `runsStore`. */
+  runs?: RunsStore;
+  /** The workflow runs are stored under; default: the open cloud workflow's id, else null. */
+  workflowId?: () => string | null;
+  /** Default: a toast (canvas/notify.ts). */
+  showError?: (message: string) => void;
+  /** Called once per run that completes while the tab watches it (notifications). */
+  onComplete?: (nodeId: string, type: string) => void;
+  /** Stream options other than `status` (tests inject their EventSource and timers). */
+  stream?: Omit<JobStreamOptions, "status">;
+  newKey?: () => string;
+}
+
+export interface Runner {
+  /** Gathers the node's inputs and starts it; a missing input only marks the node. */
+  run(nodeId: string): Promise<void>;
+  /** Cancels the node's queued or running request. */
+  cancel(nodeId: string): Promise<void>;
+  /**
+   * After a workflow load: forgets the previous workflow's entries, follows the jobs still
+   * queued or running, and applies the ends of jobs that finished while the page was away.
+   */
+  resume(workflowId: string | null): Promise<void>;
+  isRunnable(type: string | undefined): boolean;
+  /** Closes the job stream. */
+  dispose(): void;
+}
+
+/** True for catalogue types that have something to run (`run.kind !== "none"`). */
+export function isRunnable(type: string | undefined): boolean {
+  const definition = type ? getNodeDefinition(type) : undefined;
+  return Boolean(definition && definition.run.kind !== "none");
+}
+
+/** 128 random bits as hex (crypto.randomUUID needs a secure context; this does not). */
+const randomKey = () =>
+  Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) =>
+    byte.toString(16).padStart(2, "0"),
+  ).join("");
+
+const messageOf = (error: unknown) =>
+  error instanceof Error && error.message ? error.message : RUN_MESSAGES.failed;
+
+/**
+ * The run commands (DESIGN §4.7): gather → POST /api/generate/:type → follow the job on the
+ * tab's job stream. Run state reaches the document through `applyExternal` for one node at
+ * a time (not undoable); queue entries live in the runs store.
+ */
+export function createRunner(documents: DocumentStore, deps: RunnerDeps): Runner {
+  const runs = deps.runs ?? runsStore;
+  const showError = deps.showError ?? notify.error;
+  const workflowId =
+    deps.workflowId ??
+    (() => {
+      const { workflowId: id, location } = useWorkspace.getState();
+      return location === "cloud" ? id : null;
+    });
+  const newKey = deps.newKey ?? randomKey;
+
+  const nodeOf = (nodeId: string) => documents.getState().nodes.find((node) => node.id === nodeId);
+  const write = (nodeId: string, patch: Partial<CanvasNodeData>) => {
+    const node = nodeOf(nodeId);
+    if (node) documents.getState().applyExternal(new Map([[nodeId, { ...node.data, ...patch }]]));
+  };
+
+  /** A job's end written into its node (SPEC §4 "Polling"). */
+  const applyEnd = (job: JobStatus) => {
+    if (job.status === "COMPLETED") {
+      write(job.nodeId, {
+        status: "complete",
+        outputs: job.outputs ?? {},
+        outputValues: job.outputValues ?? {},
+        error: null,
+      });
+    } else if (job.status === "FAILED") {
+      write(job.nodeId, { status: "error", error: job.error || RUN_MESSAGES.failed });
+    } else if (job.status === "CANCELLED") {
+      write(job.nodeId, { status: "idle", error: null });
+    }
+  };
+
+  const onJob = (job: JobStatus) => {
+    const entry = runs.getState().runs[job.nodeId];
+    if (!entry || entry.requestId !== job.requestId || !isActive(entry)) return;
+    runs.getState().upsert({
+      nodeId: job.nodeId,
+      status: job.status,
+      queuePosition: job.queue_position ?? null,
+      logs: job.logs ?? [],
+      progress: job.progress ?? null,
+      lastUpdate: Date.now(),
+      error: job.error ?? null,
+    });
+    if (!TERMINAL_QUEUE_STATUSES.includes(job.status)) return;
+    applyEnd(job);
+    if (job.status === "COMPLETED") deps.onComplete?.(job.nodeId, entry.model);
+  };
+
+  const onTimeout = (requestId: string, message: string) => {
+    const entry = Object.values(runs.getState().runs).find((run) => run.requestId === requestId);
+    if (!entry) return;
+    runs.getState().upsert({ nodeId: entry.nodeId, status: "FAILED", error: message });
+    write(entry.nodeId, { status: "error", error: message });
+  };
+
+  const stream = createJobStream(
+    { onJob, onTimeout },
+    { ...deps.stream, status: (requestId) => deps.api.queueStatus(requestId) },
+  );
+
+  /** Starts following a job in the runs store and on the stream. */
+  const follow = (job: Omit<JobStatus, "workflowId">) => {
+    const now = Date.now();
+    runs.getState().upsert({
+      nodeId: job.nodeId,
+      model: job.model,
+      requestId: job.requestId,
+      endpoint: job.endpoint,
+      status: job.status,
+      queuePosition: job.queue_position ?? null,
+      logs: job.logs ?? [],
+      progress: job.progress ?? null,
+      startTime: now,
+      lastUpdate: now,
+      error: null,
+    });
+    stream.track(job.requestId, now);
+  };
+
+  return {
+    async run(nodeId) {
+      const node = nodeOf(nodeId);
+      const type = node?.type;
+      if (!node || !type || !isRunnable(type) || isActive(runs.getState().runs[nodeId])) return;
+      const { nodes, edges } = documents.getState();
+      const gathered = gatherInputs(nodes, edges, nodeId);
+      if (gathered.missing.length > 0) {
+        write(nodeId, {
+          status: "error",
+          error: `Missing required input: ${gathered.missing[0]}`,
+        });
+        return;
+      }
+      write(nodeId, { status: "processing", error: null });
+      try {
+        const started = await deps.api.generate(type, {
+          nodeId,
+          workflowId: workflowId(),
+          inputs: gathered.inputs,
+          params: gathered.params,
+          idempotencyKey: newKey(),
+        });
+        follow({ ...started, nodeId, model: type });
+      } catch (error) {
+        write(nodeId, { status: "error", error: messageOf(error) });
+        showError(messageOf(error));
+      }
+    },
+
+    async cancel(nodeId) {
+      const entry = runs.getState().runs[nodeId];
+      if (!entry || !isActive(entry)) return;
+      try {
+        const job = await deps.api.cancelJob(entry.requestId);
+        stream.untrack(entry.requestId);
+        onJob(job);
+      } catch (error) {
+        showError(messageOf(error));
+      }
+    },
+
+    async resume(id) {
+      runs.getState().clear();
+      stream.reset();
+      let jobs: JobStatus[];
+      try {
+        ({ jobs } = await deps.api.listJobs(id));
+      } catch {
+        return; // Signed out or offline: nothing to pick up.
+      }
+      const newest = new Map<string, JobStatus>();
+      for (const job of jobs) if (!newest.has(job.nodeId)) newest.set(job.nodeId, job);
+      for (const node of documents.getState().nodes) {
+        const job = newest.get(node.id);
+        if (job && !TERMINAL_QUEUE_STATUSES.includes(job.status)) {
+          if (node.data.status !== "processing") write(node.id, { status: "processing" });
+          follow(job);
+        } else if (node.data.status === "processing") {
+          if (job) applyEnd(job);
+          else write(node.id, { status: "idle" });
+        }
+      }
+    },
+
+    isRunnable,
+
+    dispose: () => stream.close(),
+  };
+}

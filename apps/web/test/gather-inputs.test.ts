@@ -1,0 +1,137 @@
+import { describe, expect, it } from "vitest";
+import type { CanvasEdge, CanvasNode, CanvasNodeData } from "../src/features/document/types.ts";
+import { gatherInputs } from "../src/features/runs/gather-inputs.ts";
+
+const node = (id: string, type: string, data: CanvasNodeData = {}): CanvasNode => ({
+  id,
+  type,
+  position: { x: 0, y: 0 },
+  data,
+});
+const edge = (
+  source: string,
+  target: string,
+  sourceHandle: string | null,
+  targetHandle: string | null,
+): CanvasEdge => ({
+  id: `${source}-${target}-${targetHandle}`,
+  source,
+  target,
+  sourceHandle,
+  targetHandle,
+});
+const values = (record: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(record).map(([key, value]) => [key, { value }]));
+
+describe("gatherInputs", () => {
+  it("reads parameters and reports a required prompt with nothing in it", () => {
+    const nodes = [
+      node("g", "gpt-image", { inputValues: values({ prompt: "", quality: "high" }) }),
+    ];
+    expect(gatherInputs(nodes, [], "g")).toEqual({
+      inputs: {},
+      params: { prompt: "", quality: "high" },
+      missing: ["Prompt"],
+    });
+  });
+
+  it("counts the node's own prompt parameter as a filled prompt port", () => {
+    const nodes = [node("g", "gpt-image", { inputValues: values({ prompt: "  a cat " }) })];
+    expect(gatherInputs(nodes, [], "g").missing).toEqual([]);
+    const blank = [node("g", "gpt-image", { inputValues: values({ prompt: "   " }) })];
+    expect(gatherInputs(blank, [], "g").missing).toEqual(["Prompt"]);
+  });
+
+  it("takes a text node's own text into a prompt port", () => {
+    const nodes = [
+      node("t", "text", { inputValues: values({ text: "a red fox" }) }),
+      node("g", "gpt-image", { inputValues: values({ prompt: "" }) }),
+    ];
+    const result = gatherInputs(nodes, [edge("t", "g", "text", "prompt")], "g");
+    expect(result.inputs).toEqual({ prompt: "a red fox" });
+    expect(result.missing).toEqual([]);
+  });
+
+  it("prefers outputValues[sourceHandle], then outputs under the handle or a media key", () => {
+    const nodes = [
+      node("a", "flux-pro", {
+        outputValues: values({ image: "/api/media/file/a.png" }),
+        outputs: { imageUrl: "/api/media/file/old.png" },
+      }),
+      node("b", "flux-pro", { outputs: { imageUrl: "https://x.test/b.png" } }),
+      node("c", "gemini-text", { outputs: { text: "from gemini" } }),
+      node("k", "flux-kontext", { inputValues: values({ prompt: "" }) }),
+    ];
+    const edges = [
+      edge("a", "k", "image", "image"),
+      edge("b", "k", "image", "referenceImages"),
+      edge("c", "k", "text", "prompt"),
+    ];
+    expect(gatherInputs(nodes, edges, "k")).toMatchObject({
+      inputs: {
+        image: "/api/media/file/a.png",
+        referenceImages: ["https://x.test/b.png"],
+        prompt: "from gemini",
+      },
+      missing: [],
+    });
+  });
+
+  it("lists a multiple port's values in connection order, flattening image lists", () => {
+    const nodes = [
+      node("a", "flux-pro", { outputValues: values({ image: ["u1", "u2"] }) }),
+      node("b", "flux-pro", { outputs: { images: ["u3"] } }),
+      node("g", "gpt-image", { inputValues: values({ prompt: "p" }) }),
+    ];
+    const edges = [edge("a", "g", "image", "image"), edge("b", "g", "image", "image")];
+    expect(gatherInputs(nodes, edges, "g").inputs).toEqual({ image: ["u1", "u2", "u3"] });
+  });
+
+  it("gives a single port the first value, and reads { url } and numbers", () => {
+    const nodes = [
+      node("a", "flux-pro", { outputValues: values({ image: ["first", "second"] }) }),
+      node("s", "audio-isolation", {
+        outputs: { isolatedAudio: { url: "/api/media/file/x.mp3" } },
+      }),
+      node("n", "flux-kontext", { outputValues: values({ image: 42 }) }),
+      node("k", "flux-kontext", { inputValues: values({ prompt: "p" }) }),
+      node("i", "audio-isolation"),
+    ];
+    const edges = [
+      edge("a", "k", "image", "image"),
+      edge("n", "k", "image", "seed"),
+      edge("s", "i", "audio", "media"),
+    ];
+    expect(gatherInputs(nodes, edges, "k").inputs).toEqual({ image: "first", seed: "42" });
+    expect(gatherInputs(nodes, edges, "i").inputs).toEqual({ media: "/api/media/file/x.mp3" });
+  });
+
+  it("feeds the first port from an edge without a target handle", () => {
+    const nodes = [
+      node("t", "text", { inputValues: values({ text: "hello" }) }),
+      node("g", "gemini-text", { inputValues: values({ prompt: "" }) }),
+    ];
+    expect(gatherInputs(nodes, [edge("t", "g", null, null)], "g").inputs).toEqual({
+      prompt: "hello",
+    });
+  });
+
+  it("reports every required port without a value, by label and in order", () => {
+    const nodes = [
+      node("empty", "flux-pro", { outputs: {} }),
+      node("m", "3d-multiview", { inputValues: values({ seed: null }) }),
+    ];
+    const edges = [edge("empty", "m", "image", "backView"), edge("gone", "m", "image", "leftView")];
+    expect(gatherInputs(nodes, edges, "m").missing).toEqual([
+      "Front view",
+      "Back view",
+      "Left view",
+    ]);
+  });
+
+  it("answers only parameters for an unknown node or type", () => {
+    expect(gatherInputs([], [], "nothing")).toEqual({ inputs: {}, params: {}, missing: [] });
+    const nodes = [node("x", "no-such-type", { inputValues: values({ a: 1 }) })];
+    expect(gatherInputs(nodes, [], "x")).toEqual({ inputs: {}, params: { a: 1 }, missing: [] });
+  });
+});
