@@ -14,7 +14,7 @@ test.describe("running generations (offline local provider)", () => {
     await canvas.connect(text, "text", image, "prompt");
     await expect(canvas.edges()).toHaveCount(1);
 
-    await canvas.node(image).getByRole("button", { name: "Run" }).click();
+    await canvas.node(image).getByRole("button", { name: "Run", exact: true }).click();
     // Live status while it runs, then the result.
     await expect(canvas.node(image).getByRole("button", { name: "Cancel" })).toBeVisible();
     await expect(canvas.node(image).locator(".status-pill")).toHaveText("Done", {
@@ -28,6 +28,63 @@ test.describe("running generations (offline local provider)", () => {
     await canvas.shot("run-image");
   });
 
+  test("Run all runs in dependency order, skips unchanged nodes, reruns after an edit", async ({
+    page,
+  }) => {
+    const canvas = new CanvasPage(page);
+    await canvas.open();
+    await canvas.signUp("run-all");
+    const text = await canvas.add("Text");
+    await canvas.drag(text, -420, -150);
+    const image = await canvas.add("FLUX1.1 [pro]");
+    await canvas.drag(image, -60, -200);
+    const video = await canvas.add("Runway Gen-4");
+    await canvas.drag(video, 300, -120);
+    const prompt = canvas.node(text).getByRole("textbox", { name: "Text" });
+    await prompt.fill("a lighthouse");
+    await canvas.connect(text, "text", image, "prompt");
+    await canvas.connect(image, "image", video, "image");
+    await expect(canvas.edges()).toHaveCount(2);
+    const done = (id: string) =>
+      expect(canvas.node(id).locator(".status-pill")).toHaveText("Done", { timeout: 30_000 });
+
+    await page.getByRole("button", { name: "Run all" }).click();
+    await done(image);
+    await done(video);
+    await expect(canvas.node(video).locator("video")).toHaveAttribute("src", /\.webm$/);
+    const firstImage = await canvas
+      .node(image)
+      .locator(".node-output img")
+      .first()
+      .getAttribute("src");
+
+    // Nothing changed: both keep their results and say so.
+    const sent: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().includes("/api/generate/")) sent.push(request.url());
+    });
+    await page.getByRole("button", { name: "Run all" }).click();
+    for (const id of [image, video])
+      await expect(
+        canvas.node(id).getByText("Unchanged since its last run: kept its result"),
+      ).toBeVisible();
+    expect(sent).toEqual([]);
+
+    // A new prompt: both run again.
+    await prompt.fill("a lighthouse in a storm");
+    await page.getByRole("button", { name: "Run all" }).click();
+    await expect
+      .poll(() => canvas.node(image).locator(".node-output img").first().getAttribute("src"), {
+        timeout: 30_000,
+      })
+      .not.toBe(firstImage);
+    await done(video);
+    expect(sent.filter((url) => url.endsWith("/api/generate/flux-pro"))).toHaveLength(1);
+    expect(sent.filter((url) => url.endsWith("/api/generate/runway-video"))).toHaveLength(1);
+    await expect(canvas.node(video).getByText("Unchanged since its last run")).toHaveCount(0);
+    await canvas.shot("run-all");
+  });
+
   test("a missing required input is shown on the node and nothing is sent", async ({ page }) => {
     const canvas = new CanvasPage(page);
     await canvas.open();
@@ -37,7 +94,7 @@ test.describe("running generations (offline local provider)", () => {
     page.on("request", (request) => {
       if (request.url().includes("/api/generate/")) sent.push(request.url());
     });
-    await canvas.node(crop).getByRole("button", { name: "Run" }).click();
+    await canvas.node(crop).getByRole("button", { name: "Run", exact: true }).click();
     await expect(canvas.node(crop).getByRole("alert")).toHaveText("Missing required input: Image");
     expect(sent).toEqual([]);
   });
@@ -48,9 +105,11 @@ test.describe("running generations (offline local provider)", () => {
     await canvas.signUp("run-cancel");
     const image = await canvas.add("FLUX1.1 [pro]");
     await canvas.node(image).getByRole("textbox", { name: "Prompt" }).fill("a slow one");
-    await canvas.node(image).getByRole("button", { name: "Run" }).click();
+    await canvas.node(image).getByRole("button", { name: "Run", exact: true }).click();
     await canvas.node(image).getByRole("button", { name: "Cancel" }).click();
-    await expect(canvas.node(image).getByRole("button", { name: "Run" })).toBeVisible();
+    await expect(
+      canvas.node(image).getByRole("button", { name: "Run", exact: true }),
+    ).toBeVisible();
     await expect(canvas.node(image).locator(".status-pill")).toHaveText("Idle");
     await expect(canvas.node(image).locator(".node-output img")).toHaveCount(0);
   });

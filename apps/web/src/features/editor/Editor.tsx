@@ -13,6 +13,7 @@ import { LoadProgress } from "../persistence/LoadProgress.tsx";
 import { createPersistence } from "../persistence/persistence.ts";
 import { useWorkspace } from "../persistence/workspace-store.ts";
 import { RunnerProvider } from "../runs/context.tsx";
+import { notifyCompletion } from "../runs/notifications.ts";
 import { createRunner } from "../runs/runner.ts";
 import { TopBar } from "./TopBar.tsx";
 
@@ -156,7 +157,18 @@ function Workspace() {
 export function Editor() {
   const store = useMemo(() => createDocumentStore(), []);
   const persistence = useMemo(() => createPersistence(store), [store]);
-  const runner = useMemo(() => createRunner(store, { api }), [store]);
+  const runner = useMemo(
+    () =>
+      createRunner(store, {
+        api,
+        // SPEC §9: a finished video or 3D node may raise a desktop notification.
+        onComplete: (nodeId, type) => {
+          const node = store.getState().nodes.find((candidate) => candidate.id === nodeId);
+          void notifyCompletion(node?.type ?? type, node?.data.label);
+        },
+      }),
+    [store],
+  );
   // Jobs of the open workflow are picked up again after a load or a reload.
   useEffect(() => {
     const follow = (state: { workflowId: string | null; location: string | null; user: unknown }) =>

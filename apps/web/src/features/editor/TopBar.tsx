@@ -6,6 +6,7 @@ import { useDocument } from "../document/context.tsx";
 import { usePersistence } from "../persistence/context.tsx";
 import { SaveStatus } from "../persistence/SaveStatus.tsx";
 import { useWorkspace } from "../persistence/workspace-store.ts";
+import { useRunner } from "../runs/context.tsx";
 
 interface Props {
   onPreferences(): void;
@@ -23,6 +24,7 @@ export const TopBar = memo(function TopBar({ onPreferences, onShortcuts, onSignI
   const user = useWorkspace((state) => state.user);
   const isAdmin = useWorkspace((state) => state.isAdmin);
   const persistence = usePersistence();
+  const runner = useRunner();
   const fileInput = useRef<HTMLInputElement>(null);
 
   return (
@@ -81,6 +83,13 @@ export const TopBar = memo(function TopBar({ onPreferences, onShortcuts, onSignI
             event.target.value = "";
           }}
         />
+        <button
+          type="button"
+          onClick={() => void runner.runGraph(null)}
+          title="Run every node in dependency order; unchanged nodes keep their results"
+        >
+          Run all
+        </button>
         <button
           type="button"
           onClick={onShortcuts}

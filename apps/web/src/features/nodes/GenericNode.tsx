@@ -80,6 +80,7 @@ export const GenericNode = memo(function GenericNode({
       </header>
       <RunControls id={id} type={type} />
       {definition.lifecycle ? <p className="node-warning">{definition.lifecycle.message}</p> : null}
+      {data.runNote ? <p className="node-note">{String(data.runNote)}</p> : null}
       {status === "error" && data.error ? (
         <p className="node-error" role="alert">
           {data.error}

@@ -1,14 +1,20 @@
 import { Modal } from "../canvas/Modal.tsx";
+import { setDesktopNotifications } from "../runs/notifications.ts";
 import { type Preferences, usePreferences } from "./store.ts";
 
-const TOGGLES: { key: keyof Preferences; label: string }[] = [
+type Toggle = { key: keyof Preferences; label: string };
+
+const TOGGLES: Toggle[] = [
   { key: "showNodeLabels", label: "Show node labels" },
   { key: "showMinimap", label: "Show minimap" },
   { key: "snapToGrid", label: "Snap to grid" },
   { key: "autoSaveEnabled", label: "Autosave" },
   { key: "autoUploadMedia", label: "Upload media to storage automatically" },
   { key: "compressImagesBeforeUpload", label: "Compress images before upload" },
-  { key: "notificationsEnabled", label: "Notifications" },
+];
+
+/** One per notable node kind (SPEC §9); on by default, they only matter once enabled. */
+const NOTIFICATION_KINDS: Toggle[] = [
   { key: "videoCompletionNotifications", label: "Notify when a video is ready" },
   { key: "threeDGenerationNotifications", label: "Notify when a 3D model is ready" },
 ];
@@ -16,19 +22,29 @@ const TOGGLES: { key: keyof Preferences; label: string }[] = [
 /** Every preference of SPEC §3, kept in this browser. */
 export function PreferencesPanel({ onClose }: { onClose(): void }) {
   const preferences = usePreferences();
+  const checkbox = ({ key, label }: Toggle) => (
+    <label key={key} className="pref">
+      <input
+        type="checkbox"
+        checked={Boolean(preferences[key])}
+        onChange={(event) => preferences.setPreference(key, event.target.checked as never)}
+      />
+      {label}
+    </label>
+  );
   return (
     <Modal label="Preferences" onClose={onClose}>
       <h2>Preferences</h2>
-      {TOGGLES.map(({ key, label }) => (
-        <label key={key} className="pref">
-          <input
-            type="checkbox"
-            checked={Boolean(preferences[key])}
-            onChange={(event) => preferences.setPreference(key, event.target.checked as never)}
-          />
-          {label}
-        </label>
-      ))}
+      {TOGGLES.map(checkbox)}
+      <label className="pref">
+        <input
+          type="checkbox"
+          checked={preferences.desktopNotifications && preferences.notificationsEnabled}
+          onChange={(event) => void setDesktopNotifications(event.target.checked)}
+        />
+        Desktop notifications
+      </label>
+      {NOTIFICATION_KINDS.map(checkbox)}
       <label className="pref">
         Autosave every
         <input

@@ -34,6 +34,14 @@ export const RunControls = memo(function RunControls({ id, type }: { id: string;
       <button type="button" className="run-button" onClick={() => void runner.run(id)}>
         Run
       </button>
+      <button
+        type="button"
+        className="link"
+        title="Run this node and everything that feeds it"
+        onClick={() => void runner.runGraph(id)}
+      >
+        Run to here
+      </button>
     </span>
   );
 });

@@ -6,6 +6,7 @@ import type { CanvasNodeData } from "../document/types.ts";
 import { useWorkspace } from "../persistence/workspace-store.ts";
 import { gatherInputs } from "./gather-inputs.ts";
 import { createJobStream, type JobStreamOptions } from "./job-stream.ts";
+import { type GraphRun, runGraph, runSignature } from "./run-graph.ts";
 import { isActive, type RunsStore, runsStore } from "./runs-store.ts";
 
 export interface RunnerDeps {
@@ -34,6 +35,8 @@ export interface Runner {
    */
   resume(workflowId: string | null): Promise<void>;
   isRunnable(type: string | undefined): boolean;
+  /** "Run all" (target null) or "Run to here": dependency order, unchanged nodes skipped. */
+  runGraph(target: string | null): Promise<GraphRun>;
   /** Closes the job stream. */
   dispose(): void;
 }
@@ -80,6 +83,8 @@ export function createRunner(documents: DocumentStore, deps: RunnerDeps): Runner
     if (job.status === "COMPLETED") {
       write(job.nodeId, {
         status: "complete",
+        // What this result was made from, so an unchanged node can be skipped next time.
+        runSignature: nodeOf(job.nodeId)?.data.pendingSignature,
         outputs: job.outputs ?? {},
         outputValues: job.outputValues ?? {},
         error: null,
@@ -153,7 +158,11 @@ export function createRunner(documents: DocumentStore, deps: RunnerDeps): Runner
         });
         return;
       }
-      write(nodeId, { status: "processing", error: null });
+      write(nodeId, {
+        status: "processing",
+        error: null,
+        pendingSignature: runSignature(documents, nodeId),
+      });
       try {
         const started = await deps.api.generate(type, {
           nodeId,
@@ -205,6 +214,20 @@ export function createRunner(documents: DocumentStore, deps: RunnerDeps): Runner
     },
 
     isRunnable,
+
+    async runGraph(target) {
+      const result = await runGraph(
+        documents,
+        (nodeId) => this.run(nodeId),
+        (nodeId, note) => write(nodeId, { runNote: note }),
+        target,
+      );
+      if (!result.ok) {
+        const names = result.cycle.map((id) => nodeOf(id)?.data.label ?? nodeOf(id)?.type ?? id);
+        showError(`Cannot run: the graph has a cycle (${names.join(" → ")})`);
+      }
+      return result;
+    },
 
     dispose: () => stream.close(),
   };
