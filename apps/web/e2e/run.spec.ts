@@ -85,6 +85,25 @@ test.describe("running generations (offline local provider)", () => {
     await canvas.shot("run-all");
   });
 
+  test("signed out, a run works too (an anonymous session; storage stays in this browser)", async ({
+    page,
+  }) => {
+    const canvas = new CanvasPage(page);
+    await canvas.open();
+    const image = await canvas.add("FLUX1.1 [pro]");
+    await canvas.node(image).getByRole("textbox", { name: "Prompt" }).fill("a paper boat");
+    await canvas.node(image).getByRole("button", { name: "Run", exact: true }).click();
+    await expect(canvas.node(image).locator(".status-pill")).toHaveText("Done", {
+      timeout: 30_000,
+    });
+    await expect(canvas.node(image).locator(".node-output img").first()).toHaveAttribute(
+      "src",
+      /\/api\/media\/file\/.+\.png$/,
+    );
+    // Still signed out as far as the app goes: the account button offers sign-in.
+    await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();
+  });
+
   test("a missing required input is shown on the node and nothing is sent", async ({ page }) => {
     const canvas = new CanvasPage(page);
     await canvas.open();

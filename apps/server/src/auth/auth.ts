@@ -1,9 +1,10 @@
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { anonymous } from "better-auth/plugins/anonymous";
 import { genericOAuth } from "better-auth/plugins/generic-oauth";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { AppDb } from "../db/client.ts";
-import { account, session, user, verification } from "../db/schema.ts";
+import { account, jobs, session, user, verification, workflowMediaManifest } from "../db/schema.ts";
 import type { Config } from "../env.ts";
 
 /** Providers a user may pick, by Better Auth id, with the name users see. */
@@ -42,22 +43,31 @@ export function createAuth(config: Config, db: AppDb) {
       ...(config.google ? { google: { ...config.google } } : {}),
       ...(config.github ? { github: { ...config.github } } : {}),
     },
-    plugins: config.oidc
-      ? [
-          genericOAuth({
-            config: [
-              {
-                providerId: config.oidc.providerId,
-                name: config.oidc.name,
-                clientId: config.oidc.clientId,
-                clientSecret: config.oidc.clientSecret,
-                discoveryUrl: `${config.oidc.issuer}/.well-known/openid-configuration`,
-                scopes: ["openid", "profile", "email"],
-              },
-            ],
-          }),
-        ]
-      : [],
+    plugins: [
+      // Signed-out browsers get an anonymous session to run generations; signing up later
+      // hands their jobs and files to the new account.
+      anonymous({
+        emailDomainName: "anonymous.atelier.invalid",
+        onLinkAccount: ({ anonymousUser, newUser }) =>
+          adoptAnonymousWork(db, anonymousUser.user.id, newUser.user.id),
+      }),
+      ...(config.oidc
+        ? [
+            genericOAuth({
+              config: [
+                {
+                  providerId: config.oidc.providerId,
+                  name: config.oidc.name,
+                  clientId: config.oidc.clientId,
+                  clientSecret: config.oidc.clientSecret,
+                  discoveryUrl: `${config.oidc.issuer}/.well-known/openid-configuration`,
+                  scopes: ["openid", "profile", "email"],
+                },
+              ],
+            }),
+          ]
+        : []),
+    ],
     user: {
       additionalFields: {
         isAdmin: { type: "boolean", defaultValue: false, input: false, returned: false },
@@ -99,4 +109,13 @@ export async function promoteAdmins(db: AppDb, emails: readonly string[]): Promi
     .update(user)
     .set({ isAdmin: true })
     .where(and(inArray(sql`lower(${user.email})`, [...emails]), eq(user.emailVerified, true)));
+}
+
+/** Jobs and files an anonymous browser made move to the account it signs up or in with. */
+async function adoptAnonymousWork(db: AppDb, fromUserId: string, toUserId: string) {
+  await db.update(jobs).set({ userId: toUserId }).where(eq(jobs.userId, fromUserId));
+  await db
+    .update(workflowMediaManifest)
+    .set({ userId: toUserId })
+    .where(eq(workflowMediaManifest.userId, fromUserId));
 }

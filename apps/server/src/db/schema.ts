@@ -28,6 +28,8 @@ export const user = pgTable("user", {
   emailVerified: boolean("email_verified").notNull().default(false),
   image: text("image"),
   isAdmin: boolean("is_admin").notNull().default(false),
+  /** A browser that runs generations before signing up (Better Auth's anonymous plugin). */
+  isAnonymous: boolean("is_anonymous").default(false),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

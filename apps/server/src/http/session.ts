@@ -8,6 +8,8 @@ export interface SessionUser {
   id: string;
   email: string;
   name: string;
+  /** A browser that runs generations before signing up: no cloud workflows or folders. */
+  isAnonymous: boolean;
 }
 
 /** The signed-in user of a request, or null. */
@@ -17,11 +19,20 @@ export async function currentUser(
 ): Promise<SessionUser | null> {
   const found = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
   if (!found) return null;
-  return { id: found.user.id, email: found.user.email, name: found.user.name };
+  const { id, email, name } = found.user;
+  const isAnonymous = Boolean((found.user as { isAnonymous?: boolean | null }).isAnonymous);
+  return { id, email, name, isAnonymous };
 }
 
-/** The signed-in user, or a 401 "Not authenticated". */
+/** The signed-in user (an account, not an anonymous browser), or a 401 "Not authenticated". */
 export async function requireUser(auth: Auth, request: FastifyRequest): Promise<SessionUser> {
+  const found = await currentUser(auth, request);
+  if (!found || found.isAnonymous) throw new HttpError(401, WORKFLOW_ERRORS.notAuthenticated);
+  return found;
+}
+
+/** Any session, anonymous included: enough to run generations and follow them. */
+export async function requireSession(auth: Auth, request: FastifyRequest): Promise<SessionUser> {
   const found = await currentUser(auth, request);
   if (!found) throw new HttpError(401, WORKFLOW_ERRORS.notAuthenticated);
   return found;

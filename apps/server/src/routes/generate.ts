@@ -9,7 +9,7 @@ import { z } from "zod";
 import { createJob, getOwnJob, type JobRow } from "../commands/generation.ts";
 import type { AppContext } from "../context.ts";
 import { HttpError } from "../http/errors.ts";
-import { requireUser } from "../http/session.ts";
+import { requireSession } from "../http/session.ts";
 import { storeResultMedia } from "../jobs/store-media.ts";
 
 /** Room for inputs sent inline as data URLs (stored before the job starts). */
@@ -56,7 +56,7 @@ export async function generateRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;
 
   app.post("/api/generate/:model", { bodyLimit: INLINE_BODY_LIMIT }, async (request, reply) => {
-    const user = await requireUser(ctx.auth, request);
+    const user = await requireSession(ctx.auth, request);
     const { model } = zModel.parse(request.params);
     const body = (request.body ?? {}) as Record<string, unknown>;
     if (body.action === "check_status") {
@@ -117,7 +117,7 @@ export async function generateRoutes(app: FastifyInstance, ctx: AppContext) {
 
   // Result fetches (SPEC §7): GET with requestId, endpoint, workflowId and nodeId.
   app.get("/api/generate/:model", async (request, reply) => {
-    const user = await requireUser(ctx.auth, request);
+    const user = await requireSession(ctx.auth, request);
     const { model } = zModel.parse(request.params);
     const { requestId } = zResultFetchQuery.parse(request.query ?? {});
     const job = await getOwnJob(db, user.id, requestId);
@@ -134,14 +134,14 @@ export async function generateRoutes(app: FastifyInstance, ctx: AppContext) {
   });
 
   app.get("/api/utilities/video-upscale", async (request, reply) => {
-    const user = await requireUser(ctx.auth, request);
+    const user = await requireSession(ctx.auth, request);
     const { requestId } = zResultFetchQuery.parse(request.query ?? {});
     const job = await getOwnJob(db, user.id, requestId);
     return resultAnswer(reply, job, { videoUrl: videoUrlOf(job) });
   });
 
   app.get("/api/utilities/luma-reframe", async (request) => {
-    const user = await requireUser(ctx.auth, request);
+    const user = await requireSession(ctx.auth, request);
     const { requestId } = zLumaReframeQuery.parse(request.query ?? {});
     const job = await getOwnJob(db, user.id, requestId);
     return {
@@ -152,7 +152,7 @@ export async function generateRoutes(app: FastifyInstance, ctx: AppContext) {
   });
 
   app.get("/api/callbacks/luma", async (request) => {
-    const user = await requireUser(ctx.auth, request);
+    const user = await requireSession(ctx.auth, request);
     const { requestId } = zLumaCallbackQuery.parse(request.query ?? {});
     const job = await getOwnJob(db, user.id, requestId);
     return { status: job.status, videoUrl: videoUrlOf(job), error: job.error };

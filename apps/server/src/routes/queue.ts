@@ -5,7 +5,7 @@ import { getOwnJob, isTerminal, presentJobStatus } from "../commands/generation.
 import type { AppContext } from "../context.ts";
 import { jobs } from "../db/schema.ts";
 import { openEventStream } from "../http/event-stream.ts";
-import { requireUser } from "../http/session.ts";
+import { requireSession } from "../http/session.ts";
 import { finish } from "../jobs/steps.ts";
 
 const zRequest = z.object({ requestId: z.string().min(1).max(200) }).passthrough();
@@ -17,13 +17,13 @@ export async function queueRoutes(app: FastifyInstance, ctx: AppContext) {
 
   // SPEC §7: { requestId, endpoint, workflowId, nodeId, model } → the job's status.
   app.post("/api/queue/status", async (request) => {
-    const user = await requireUser(ctx.auth, request);
+    const user = await requireSession(ctx.auth, request);
     const { requestId } = zRequest.parse(request.body ?? {});
     return presentJobStatus(await getOwnJob(db, user.id, requestId));
   });
 
   app.post("/api/queue/cancel", async (request) => {
-    const user = await requireUser(ctx.auth, request);
+    const user = await requireSession(ctx.auth, request);
     const { requestId } = zRequest.parse(request.body ?? {});
     const job = await getOwnJob(db, user.id, requestId);
     if (!isTerminal(job.status)) {
@@ -40,7 +40,7 @@ export async function queueRoutes(app: FastifyInstance, ctx: AppContext) {
 
   // The user's unfinished jobs and the latest finished ones: a reloaded tab picks them up.
   app.get("/api/queue/jobs", async (request) => {
-    const user = await requireUser(ctx.auth, request);
+    const user = await requireSession(ctx.auth, request);
     const { workflowId } = zJobsQuery.parse(request.query ?? {});
     const filters: SQL[] = [eq(jobs.userId, user.id)];
     if (workflowId) filters.push(eq(jobs.workflowId, workflowId));
@@ -55,7 +55,7 @@ export async function queueRoutes(app: FastifyInstance, ctx: AppContext) {
 
   // One stream per tab instead of per-node polling (DESIGN §7).
   app.get("/api/queue/events", async (request, reply) => {
-    const user = await requireUser(ctx.auth, request);
+    const user = await requireSession(ctx.auth, request);
     let unsubscribe = () => {};
     const send = openEventStream(request, reply, () => unsubscribe());
     const active = await db

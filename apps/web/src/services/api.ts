@@ -84,11 +84,24 @@ export interface SessionUser {
 
 /** Typed calls to Atelier's server (DESIGN §5). Components reach these through actions. */
 export const api = {
+  /** The signed-in account; an anonymous session (runs only) counts as signed out. */
   async session(): Promise<SessionUser | null> {
-    const answer = await call<{ user?: SessionUser } | null>("GET", "/api/auth/get-session").catch(
+    const answer = await call<{ user?: SessionUser & { isAnonymous?: boolean } } | null>(
+      "GET",
+      "/api/auth/get-session",
+    ).catch(() => null);
+    return answer?.user && !answer.user.isAnonymous ? answer.user : null;
+  },
+  /**
+   * Makes sure the browser has a session to run generations with: signed out, an anonymous
+   * one is created once (signing up later keeps its jobs and files).
+   */
+  async ensureSession(): Promise<void> {
+    const answer = await call<{ user?: unknown } | null>("GET", "/api/auth/get-session").catch(
       () => null,
     );
-    return answer?.user ?? null;
+    if (answer?.user) return;
+    await call("POST", "/api/auth/sign-in/anonymous", {});
   },
   adminStatus: () => call<{ isAdmin: boolean }>("GET", "/api/auth/admin-status"),
   signUp: (email: string, password: string, name: string) =>

@@ -16,6 +16,7 @@ import { NODE_DRAG_TYPE } from "../palette/categories.ts";
 import { type CompatibleChoice, compatibleTypes, type PendingWire } from "../palette/compatible.ts";
 import { NodeSearch } from "../palette/NodeSearch.tsx";
 import { usePreferences } from "../preferences/store.ts";
+import { dropUpload } from "./drop-upload.ts";
 import { notify } from "./notify.ts";
 import { SelectionToolbar } from "./SelectionToolbar.tsx";
 import { ShortcutSheet } from "./ShortcutSheet.tsx";
@@ -135,21 +136,30 @@ export function Canvas() {
     [search, store, onConnect],
   );
 
+  // A palette entry or files from the desktop can be dropped; anything else is left alone.
   const onDragOver = useCallback((event: DragEvent) => {
-    if (event.dataTransfer.types.includes(NODE_DRAG_TYPE)) {
+    const types = event.dataTransfer.types;
+    if (types.includes(NODE_DRAG_TYPE) || types.includes("Files")) {
       event.preventDefault();
       event.dataTransfer.dropEffect = "copy";
     }
   }, []);
 
+  // Files are uploaded into new nodes at the drop point; a drop on a node does not fill its
+  // inputs, it makes a new node there too.
   const onDrop = useCallback(
     (event: DragEvent) => {
+      const position = flow.screenToFlowPosition({ x: event.clientX, y: event.clientY });
       const type = event.dataTransfer.getData(NODE_DRAG_TYPE);
-      if (!type) return;
+      if (type) {
+        event.preventDefault();
+        store.getState().addNode(type, position);
+        return;
+      }
+      const files = Array.from(event.dataTransfer.files);
+      if (files.length === 0) return;
       event.preventDefault();
-      store
-        .getState()
-        .addNode(type, flow.screenToFlowPosition({ x: event.clientX, y: event.clientY }));
+      void dropUpload(files, position, { documents: store });
     },
     [flow, store],
   );

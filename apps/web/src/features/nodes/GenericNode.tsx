@@ -9,6 +9,7 @@ import { RunControls } from "../runs/RunControls.tsx";
 import { ParamField } from "./ParamField.tsx";
 import { countRender } from "./render-counts.ts";
 import { fieldsOf } from "./schema-fields.ts";
+import { UploadProgress } from "./UploadProgress.tsx";
 import { MediaPreview } from "./viewers/MediaPreview.tsx";
 
 /** Below this zoom a node is drawn as a plain box (DESIGN §7, performance.md). */
@@ -79,6 +80,7 @@ export const GenericNode = memo(function GenericNode({
         </span>
       </header>
       <RunControls id={id} type={type} />
+      <UploadProgress progress={data.uploadProgress} />
       {definition.lifecycle ? <p className="node-warning">{definition.lifecycle.message}</p> : null}
       {data.runNote ? <p className="node-note">{String(data.runNote)}</p> : null}
       {status === "error" && data.error ? (

@@ -10,7 +10,8 @@ import { type GraphRun, runGraph, runSignature } from "./run-graph.ts";
 import { isActive, type RunsStore, runsStore } from "./runs-store.ts";
 
 export interface RunnerDeps {
-  api: Pick<typeof api, "generate" | "queueStatus" | "cancelJob" | "listJobs">;
+  api: Pick<typeof api, "generate" | "queueStatus" | "cancelJob" | "listJobs"> &
+    Partial<Pick<typeof api, "ensureSession">>;
   /** Default: the tab's `runsStore`. */
   runs?: RunsStore;
   /** The workflow runs are stored under; default: the open cloud workflow's id, else null. */
@@ -164,6 +165,8 @@ export function createRunner(documents: DocumentStore, deps: RunnerDeps): Runner
         pendingSignature: runSignature(documents, nodeId),
       });
       try {
+        // Signed out: an anonymous session runs it (SPEC's anonymous use stays local).
+        if (!useWorkspace.getState().user) await deps.api.ensureSession?.();
         const started = await deps.api.generate(type, {
           nodeId,
           workflowId: workflowId(),

@@ -1,0 +1,106 @@
+import { expect, type JSHandle, type Page, test } from "@playwright/test";
+import { CanvasPage } from "./canvas-page.ts";
+
+/**
+ * A DataTransfer in the page holding one file, as a drop from the desktop carries it. With
+ * no `text`, the file is a real 160×120 PNG drawn by the browser.
+ */
+function transferOf(page: Page, name: string, text?: string): Promise<JSHandle<DataTransfer>> {
+  return page.evaluateHandle(
+    async ({ name, text }) => {
+      let file: File;
+      if (text !== undefined) file = new File([text], name, { type: "text/plain" });
+      else {
+        const canvas = document.createElement("canvas");
+        canvas.width = 160;
+        canvas.height = 120;
+        const context = canvas.getContext("2d") as CanvasRenderingContext2D;
+        context.fillStyle = "#3b82f6";
+        context.fillRect(0, 0, 160, 120);
+        context.fillStyle = "#f59e0b";
+        context.fillRect(40, 30, 80, 60);
+        const blob = await new Promise<Blob>((resolve, reject) =>
+          canvas.toBlob(
+            (made) => (made ? resolve(made) : reject(new Error("no PNG"))),
+            "image/png",
+          ),
+        );
+        file = new File([blob], name, { type: "image/png" });
+      }
+      const transfer = new DataTransfer();
+      transfer.items.add(file);
+      return transfer;
+    },
+    { name, text },
+  );
+}
+
+/** Drags the transfer over the pane and drops it at (x, y) from the pane's top-left. */
+async function dropOnPane(page: Page, dataTransfer: JSHandle<DataTransfer>, x = 200, y = 160) {
+  const pane = page.locator(".react-flow__pane");
+  const box = await pane.boundingBox();
+  if (!box) throw new Error("pane not visible");
+  const at = { clientX: box.x + x, clientY: box.y + y };
+  for (const type of ["dragenter", "dragover", "drop"])
+    await pane.dispatchEvent(type, { dataTransfer, ...at });
+}
+
+test.describe("dropping files on the canvas", () => {
+  test("a dropped image uploads and feeds a crop that runs", async ({ page }) => {
+    const canvas = new CanvasPage(page);
+    await canvas.open();
+    await canvas.signUp("upload");
+    const uploads: number[] = [];
+    page.on("response", (response) => {
+      if (response.request().method() === "POST" && response.url().endsWith("/api/media"))
+        uploads.push(response.status());
+    });
+
+    await dropOnPane(page, await transferOf(page, "dropped.png"));
+    await expect(canvas.nodes()).toHaveCount(1);
+    const [image] = await canvas.nodeIds();
+    if (!image) throw new Error("no node for the dropped file");
+    const held = canvas.node(image).locator(".node-output img").first();
+    await expect(held).toHaveAttribute("src", /\/api\/media\/file\/.+\.png$/, { timeout: 20_000 });
+    await expect(canvas.node(image).locator(".status-pill")).toHaveText("Done");
+    await expect(canvas.node(image).getByLabel("Upload progress")).toHaveCount(0);
+    expect(uploads).toEqual([201]);
+    expect(
+      await held.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+    ).toBe(true);
+
+    const crop = await canvas.add("Crop");
+    await canvas.drag(crop, 380, 0);
+    await canvas.connect(image, "output", crop, "image");
+    await expect(canvas.edges()).toHaveCount(1);
+    // Keep the left half, so the result is visibly the crop of the upload.
+    await canvas
+      .node(crop)
+      .getByRole("button", { name: /^Advanced/ })
+      .click();
+    await canvas.node(crop).getByRole("spinbutton", { name: "Width", exact: true }).fill("0.5");
+    await canvas.node(crop).getByRole("button", { name: "Run", exact: true }).click();
+    await expect(canvas.node(crop).locator(".status-pill")).toHaveText("Done", {
+      timeout: 30_000,
+    });
+    const cropped = canvas.node(crop).locator(".node-output img").first();
+    await expect(cropped).toHaveAttribute("src", /\/api\/media\/file\/.+/);
+    await expect
+      .poll(() =>
+        cropped.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight]),
+      )
+      .toEqual([80, 120]);
+    await canvas.shot("upload-crop");
+  });
+
+  test("a dropped .txt file is refused with SPEC's message", async ({ page }) => {
+    const canvas = new CanvasPage(page);
+    await canvas.open();
+    await canvas.signUp("upload-txt");
+    await dropOnPane(page, await transferOf(page, "notes.txt", "hello"));
+    await expect(
+      canvas.toast('File extension "txt" is not allowed. Allowed extensions: jpg, jpeg, png'),
+    ).toBeVisible();
+    await expect(canvas.nodes()).toHaveCount(0);
+  });
+});
