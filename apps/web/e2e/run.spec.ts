@@ -104,6 +104,26 @@ test.describe("running generations (offline local provider)", () => {
     await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();
   });
 
+  test("reload during a run: the result still lands in the node", async ({ page }) => {
+    const canvas = new CanvasPage(page);
+    await canvas.open();
+    await canvas.signUp("run-reload");
+    const image = await canvas.add("FLUX1.1 [pro]");
+    await canvas.node(image).getByRole("textbox", { name: "Prompt" }).fill("a windmill");
+    await page.keyboard.press("Control+s");
+    await expect(page.getByRole("status").filter({ hasText: /^Saved$/ })).toBeVisible();
+    await canvas.node(image).getByRole("button", { name: "Run", exact: true }).click();
+    await expect(page.getByRole("complementary", { name: "Queue" })).toBeVisible();
+    await page.reload();
+    await expect(canvas.node(image).locator(".status-pill")).toHaveText("Done", {
+      timeout: 30_000,
+    });
+    await expect(canvas.node(image).locator(".node-output img").first()).toHaveAttribute(
+      "src",
+      /\/api\/media\/file\/.+\.png$/,
+    );
+  });
+
   test("a missing required input is shown on the node and nothing is sent", async ({ page }) => {
     const canvas = new CanvasPage(page);
     await canvas.open();

@@ -14,6 +14,7 @@ import { createPersistence } from "../persistence/persistence.ts";
 import { useWorkspace } from "../persistence/workspace-store.ts";
 import { RunnerProvider } from "../runs/context.tsx";
 import { notifyCompletion } from "../runs/notifications.ts";
+import { QueuePanel } from "../runs/QueuePanel.tsx";
 import { createRunner } from "../runs/runner.ts";
 import { TopBar } from "./TopBar.tsx";
 
@@ -136,6 +137,7 @@ function Workspace() {
         <main className="canvas-area">
           <Canvas />
           <LoadProgress />
+          <QueuePanel />
         </main>
       </div>
       <Suspense fallback={null}>
