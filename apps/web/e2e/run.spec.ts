@@ -82,6 +82,15 @@ test.describe("running generations (offline local provider)", () => {
     expect(sent.filter((url) => url.endsWith("/api/generate/flux-pro"))).toHaveLength(1);
     expect(sent.filter((url) => url.endsWith("/api/generate/runway-video"))).toHaveLength(1);
     await expect(canvas.node(video).getByText("Unchanged since its last run")).toHaveCount(0);
+    // The node keeps its earlier result: stepping back shows it again.
+    const results = canvas.node(image).getByRole("navigation", { name: "Results" });
+    await expect(results).toContainText("Result 2 of 2");
+    await results.getByRole("button", { name: "Previous result" }).click();
+    await expect(results).toContainText("Result 1 of 2");
+    await expect(canvas.node(image).locator(".node-output img").first()).toHaveAttribute(
+      "src",
+      firstImage as string,
+    );
     await canvas.shot("run-all");
   });
 

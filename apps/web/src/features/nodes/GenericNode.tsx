@@ -5,6 +5,7 @@ import { useDocument } from "../document/context.tsx";
 import { PORT_COLORS } from "../document/factory.ts";
 import type { CanvasNode } from "../document/types.ts";
 import { usePreferences } from "../preferences/store.ts";
+import { type HistoryEntry, ResultHistory } from "../runs/ResultHistory.tsx";
 import { RunControls } from "../runs/RunControls.tsx";
 import { ParamField } from "./ParamField.tsx";
 import { countRender } from "./render-counts.ts";
@@ -161,6 +162,11 @@ export const GenericNode = memo(function GenericNode({
       ) : null}
       <section className="node-output" aria-label="Output">
         <MediaPreview outputs={data.outputs} />
+        <ResultHistory
+          id={id}
+          history={data.history as HistoryEntry[] | undefined}
+          outputs={data.outputs}
+        />
       </section>
     </div>
   );

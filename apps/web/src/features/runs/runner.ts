@@ -1,4 +1,4 @@
-import { getNodeDefinition, RUN_MESSAGES, TERMINAL_QUEUE_STATUSES } from "@atelier/core";
+import { getNodeDefinition, LIMITS, RUN_MESSAGES, TERMINAL_QUEUE_STATUSES } from "@atelier/core";
 import type { api, JobStatus } from "../../services/api.ts";
 import { notify } from "../canvas/notify.ts";
 import type { DocumentStore } from "../document/store.ts";
@@ -6,6 +6,7 @@ import type { CanvasNodeData } from "../document/types.ts";
 import { useWorkspace } from "../persistence/workspace-store.ts";
 import { gatherInputs } from "./gather-inputs.ts";
 import { createJobStream, type JobStreamOptions } from "./job-stream.ts";
+import type { HistoryEntry } from "./ResultHistory.tsx";
 import { type GraphRun, runGraph, runSignature } from "./run-graph.ts";
 import { isActive, type RunsStore, runsStore } from "./runs-store.ts";
 
@@ -86,6 +87,16 @@ export function createRunner(documents: DocumentStore, deps: RunnerDeps): Runner
         status: "complete",
         // What this result was made from, so an unchanged node can be skipped next time.
         runSignature: nodeOf(job.nodeId)?.data.pendingSignature,
+        // SPEC §9: the node keeps its 20 latest results (serialization trims them).
+        history: [
+          ...((nodeOf(job.nodeId)?.data.history as HistoryEntry[] | undefined) ?? []),
+          {
+            requestId: job.requestId,
+            at: Date.now(),
+            outputs: job.outputs ?? {},
+            outputValues: job.outputValues ?? {},
+          },
+        ].slice(-LIMITS.text.historyEntries),
         outputs: job.outputs ?? {},
         outputValues: job.outputValues ?? {},
         error: null,
