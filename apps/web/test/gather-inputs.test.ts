@@ -1,3 +1,4 @@
+import { SCENE_VIDEO_DEFAULT_PROMPT } from "@atelier/core";
 import { describe, expect, it } from "vitest";
 import type { CanvasEdge, CanvasNode, CanvasNodeData } from "../src/features/document/types.ts";
 import { gatherInputs } from "../src/features/runs/gather-inputs.ts";
@@ -133,5 +134,21 @@ describe("gatherInputs", () => {
     expect(gatherInputs([], [], "nothing")).toEqual({ inputs: {}, params: {}, missing: [] });
     const nodes = [node("x", "no-such-type", { inputValues: values({ a: 1 }) })];
     expect(gatherInputs(nodes, [], "x")).toEqual({ inputs: {}, params: { a: 1 }, missing: [] });
+  });
+
+  it("gives a video fed by a scene composer SPEC's default prompt when its own is empty", () => {
+    const nodes = [
+      node("scene", "scene-composer", { outputValues: values({ image: "https://x/shot.png" }) }),
+      node("v", "veo3-video", { inputValues: values({ prompt: "" }) }),
+    ];
+    const edges = [edge("scene", "v", "image", "image")];
+    const gathered = gatherInputs(nodes, edges, "v");
+    expect(gathered.inputs.prompt).toBe(SCENE_VIDEO_DEFAULT_PROMPT);
+    expect(gathered.missing).toEqual([]);
+    const own = [
+      nodes[0] as CanvasNode,
+      node("v", "veo3-video", { inputValues: values({ prompt: "waves" }) }),
+    ];
+    expect(gatherInputs(own, edges, "v").inputs.prompt).toBeUndefined();
   });
 });

@@ -42,3 +42,10 @@ export function notificationKind(type: string): "video" | "3d" | null {
   if (definition.category === "3d") return "3d";
   return null;
 }
+
+/**
+ * SPEC §9: a video node fed by a scene composer gets this prompt when its own is empty
+ * (the SPEC names the rule, not the words).
+ */
+export const SCENE_VIDEO_DEFAULT_PROMPT =
+  "Bring this scene to life with gentle, natural motion and a slow cinematic camera move.";

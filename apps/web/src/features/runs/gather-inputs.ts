@@ -1,4 +1,9 @@
-import { getNodeDefinition, mediaUrlOf, type PortType } from "@atelier/core";
+import {
+  getNodeDefinition,
+  mediaUrlOf,
+  type PortType,
+  SCENE_VIDEO_DEFAULT_PROMPT,
+} from "@atelier/core";
 import type { CanvasEdge, CanvasNode } from "../document/types.ts";
 
 /** What a run sends, and the labels of required inputs that have nothing yet. */
@@ -58,6 +63,19 @@ function sourceValues(source: CanvasNode, handle: string | null, type: PortType)
   return [];
 }
 
+/** A video node with a scene composer wired into it (SPEC §9's default prompt applies). */
+function fedByScene(
+  category: string,
+  nodeId: string,
+  edges: readonly CanvasEdge[],
+  byId: ReadonlyMap<string, CanvasNode>,
+): boolean {
+  return (
+    category === "video" &&
+    edges.some((edge) => edge.target === nodeId && byId.get(edge.source)?.type === "scene-composer")
+  );
+}
+
 /**
  * Gathers a run of `nodeId` (pure): its parameters, and for each input port the values of
  * the connected sources — `outputValues[sourceHandle]`, else a media/text value in
@@ -93,6 +111,14 @@ export function gatherInputs(
     }
     const ownPrompt =
       port.id === "prompt" && typeof params.prompt === "string" && params.prompt.trim() !== "";
+    if (
+      port.id === "prompt" &&
+      !ownPrompt &&
+      fedByScene(definition.category, nodeId, edges, byId)
+    ) {
+      result.inputs.prompt = SCENE_VIDEO_DEFAULT_PROMPT;
+      continue;
+    }
     if (port.required && !ownPrompt) result.missing.push(port.label);
   }
   return result;
