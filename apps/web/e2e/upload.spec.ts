@@ -93,6 +93,24 @@ test.describe("dropping files on the canvas", () => {
     await canvas.shot("upload-crop");
   });
 
+  test("an image dropped on a node fills its image input", async ({ page }) => {
+    const canvas = new CanvasPage(page);
+    await canvas.open();
+    await canvas.signUp("upload-onto");
+    const crop = await canvas.add("Crop");
+    await canvas.drag(crop, 200, 0);
+    const transfer = await transferOf(page, "onto.png");
+    const target = canvas.node(crop).locator(".node-header");
+    for (const type of ["dragenter", "dragover", "drop"])
+      await target.dispatchEvent(type, { dataTransfer: transfer });
+    await expect(canvas.nodes()).toHaveCount(2);
+    await expect(canvas.edges()).toHaveCount(1, { timeout: 20_000 });
+    await canvas.node(crop).getByRole("button", { name: "Run", exact: true }).click();
+    await expect(canvas.node(crop).locator(".status-pill")).toHaveText("Done", {
+      timeout: 30_000,
+    });
+  });
+
   test("a dropped .txt file is refused with SPEC's message", async ({ page }) => {
     const canvas = new CanvasPage(page);
     await canvas.open();

@@ -16,7 +16,7 @@ import { NODE_DRAG_TYPE } from "../palette/categories.ts";
 import { type CompatibleChoice, compatibleTypes, type PendingWire } from "../palette/compatible.ts";
 import { NodeSearch } from "../palette/NodeSearch.tsx";
 import { usePreferences } from "../preferences/store.ts";
-import { dropUpload } from "./drop-upload.ts";
+import { dropUpload, wireIntoNode } from "./drop-upload.ts";
 import { notify } from "./notify.ts";
 import { SelectionToolbar } from "./SelectionToolbar.tsx";
 import { ShortcutSheet } from "./ShortcutSheet.tsx";
@@ -145,8 +145,8 @@ export function Canvas() {
     }
   }, []);
 
-  // Files are uploaded into new nodes at the drop point; a drop on a node does not fill its
-  // inputs, it makes a new node there too.
+  // Files are uploaded into new nodes at the drop point; dropped on a node, the new node sits
+  // beside it and is wired into its first free input of the file's kind.
   const onDrop = useCallback(
     (event: DragEvent) => {
       const position = flow.screenToFlowPosition({ x: event.clientX, y: event.clientY });
@@ -159,7 +159,16 @@ export function Canvas() {
       const files = Array.from(event.dataTransfer.files);
       if (files.length === 0) return;
       event.preventDefault();
-      void dropUpload(files, position, { documents: store });
+      const targetId = (event.target as Element | null)
+        ?.closest?.(".react-flow__node")
+        ?.getAttribute("data-id");
+      const target = targetId
+        ? store.getState().nodes.find((node) => node.id === targetId)
+        : undefined;
+      const at = target ? { x: target.position.x - 360, y: target.position.y } : position;
+      void dropUpload(files, at, { documents: store }).then((dropped) => {
+        if (target) wireIntoNode(store, target.id, dropped);
+      });
     },
     [flow, store],
   );

@@ -249,3 +249,52 @@ export async function dropUpload(
   }
   return results;
 }
+
+/** Input port types a dropped file of each kind can fill. */
+const PORT_TYPES_OF_KIND: Record<MediaKind, string[]> = {
+  image: ["image"],
+  video: ["video"],
+  audio: ["audio"],
+  "3d": ["object"],
+};
+
+/**
+ * A file dropped on a node fills its first free input of the file's kind: the uploaded
+ * node is wired into it once it holds the file (a wire needs content to be accepted).
+ */
+export function wireIntoNode(
+  documents: DocumentStore,
+  targetId: string,
+  dropped: readonly (DroppedFile & { kind?: MediaKind | null })[],
+): number {
+  const state = documents.getState();
+  const target = state.nodes.find((node) => node.id === targetId);
+  const definition = target?.type ? getNodeDefinition(target.type) : undefined;
+  if (!definition) return 0;
+  let wired = 0;
+  for (const file of dropped) {
+    if (!file.nodeId || !file.url) continue;
+    const kind = mediaKindOf({ name: file.name, type: "" });
+    const filled = new Set(
+      documents
+        .getState()
+        .edges.filter((edge) => edge.target === targetId)
+        .map((edge) => edge.targetHandle),
+    );
+    const port = definition.inputs.find(
+      (input) =>
+        kind !== null &&
+        PORT_TYPES_OF_KIND[kind].includes(input.type) &&
+        (input.multiple || !filled.has(input.id)),
+    );
+    if (!port) continue;
+    const verdict = documents.getState().connect({
+      source: file.nodeId,
+      sourceHandle: outputPortOf(kind as MediaKind),
+      target: targetId,
+      targetHandle: port.id,
+    });
+    if (verdict.ok) wired++;
+  }
+  return wired;
+}
