@@ -1,6 +1,5 @@
 import type { NodeRun } from "../provider.ts";
-import { ProviderError } from "../provider.ts";
-import { OutboundFetchError } from "../safe-fetch.ts";
+import { fatalError as fatal, inputFetchError, plainMessage } from "../transport.ts";
 
 /*
  * The ElevenLabs wire format (reference/catalogue: elevenlabs-v3, elevenlabs-sfx, voice-clone,
@@ -73,8 +72,6 @@ const list = (value: string | string[] | undefined): string[] =>
   (Array.isArray(value) ? value : value ? [value] : []).filter((v) => v.trim() !== "");
 export const str = (v: unknown) =>
   typeof v === "string" && v.trim() !== "" ? v.trim() : undefined;
-const fatal = (message: string, userMessage: string) =>
-  new ProviderError(message, "fatal", { userMessage });
 
 /** The connected text (joined) when not blank, else the typed parameter, else undefined. */
 function textOf(connected: string | string[] | undefined, typed: unknown): string | undefined {
@@ -159,12 +156,8 @@ export function buildElevenLabsInput(run: NodeRun): Record<string, unknown> {
  * ElevenLabs' own words when they are a plain sentence: one line, at most 300 characters, no
  * URLs or markup, not the key. Otherwise undefined, and callers fall back to a generic text.
  */
-export function plainText(value: unknown, key: string): string | undefined {
-  if (typeof value !== "string") return undefined;
-  const text = value.trim();
-  if (text === "" || text.length > 300 || (key !== "" && text.includes(key))) return undefined;
-  return /:\/\/|[\r\n<>{}]|key=/i.test(text) ? undefined : text;
-}
+export const plainText = (value: unknown, key: string) => plainMessage(value, key, PLAIN);
+const PLAIN = { max: 300, reject: /:\/\/|[\r\n<>{}]|key=/i };
 
 /** JSON.parse of an answer's bytes that answers `undefined` instead of throwing. */
 export function jsonOf(bytes: Uint8Array): unknown {
@@ -184,14 +177,6 @@ export function readDetail(bytes: Uint8Array): { status?: string; message?: stri
     ...(typeof detail.status === "string" ? { status: detail.status } : {}),
     ...(typeof message === "string" ? { message } : {}),
   };
-}
-
-/** Retry-After as seconds or an HTTP date → ms, else the fallback. */
-export function retryAfterMs(headers: Headers, fallback: number): number {
-  const value = headers.get("retry-after")?.trim();
-  if (!value) return fallback;
-  const ms = /^\d+(\.\d+)?$/.test(value) ? Number(value) * 1000 : Date.parse(value) - Date.now();
-  return Number.isFinite(ms) ? Math.max(0, Math.round(ms)) : fallback;
 }
 
 const TYPES: Record<string, string> = Object.fromEntries(
@@ -267,14 +252,7 @@ export async function multipart(
       try {
         file = await fetchInput(url);
       } catch (err) {
-        if (err instanceof ProviderError) throw err;
-        const e = err instanceof OutboundFetchError ? err : null;
-        const status = e?.status ?? 0;
-        const label = `elevenlabs: input file: ${e ? `${e.code} ${status || ""}` : "failed"}`;
-        if (!e || e.code === "timeout" || e.code === "network" || status === 429 || status >= 500) {
-          throw new ProviderError(label.trim(), "retryable");
-        }
-        throw fatal(label.trim(), e.code === "too_large" ? M.tooLarge : M.input);
+        throw inputFetchError("elevenlabs: input file", err, M);
       }
       if (file.bytes.length > maxBytes) throw fatal("elevenlabs: input too large", M.tooLarge);
       if (file.bytes.length === 0) throw fatal("elevenlabs: input empty", M.input);

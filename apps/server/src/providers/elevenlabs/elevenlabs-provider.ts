@@ -1,7 +1,15 @@
-import { randomUUID } from "node:crypto";
 import type { GenerationProvider, ProviderStatus, ResultMedia } from "../provider.ts";
-import { ProviderError, SubmitOutcomeUnknownError } from "../provider.ts";
+import { ProviderError, type SubmitOutcomeUnknownError } from "../provider.ts";
 import { createSafeFetcher } from "../safe-fetch.ts";
+import {
+  exchangeBytes,
+  fatalError as fatal,
+  keepAnswer,
+  outcomeUnknown,
+  retryAfterMs,
+  submitPhaseError,
+  transientError,
+} from "../transport.ts";
 import {
   audioFile,
   buildElevenLabsInput,
@@ -15,7 +23,6 @@ import {
   plainText,
   readDetail,
   rec,
-  retryAfterMs,
   str,
   TTS_MODEL,
   VOICE_ID,
@@ -83,28 +90,11 @@ export interface ElevenLabsProviderOptions {
 }
 
 type Answer = { status: number; headers: Headers; bytes: Uint8Array };
-type Phase = "not_sent" | "timeout" | "lost";
 type Audio = { bytes: Uint8Array; contentType: string };
 type Kept = { audio: Audio[]; voiceId?: string; raw: Record<string, unknown>; at: number };
 
-// Failures that prove nothing reached ElevenLabs (so the call may be sent again).
-const NOT_SENT = new Set(
-  "ECONNREFUSED ENOTFOUND EAI_AGAIN EHOSTUNREACH ENETUNREACH UND_ERR_CONNECT_TIMEOUT".split(" "),
-);
 const REQUEST_ID = /^el-[\w-]{1,64}$/;
 const IDLE = { queuePosition: null, progress: null, logs: [] };
-const fatal = (message: string, userMessage: string, status?: number) =>
-  new ProviderError(message, "fatal", { userMessage, ...(status ? { status } : {}) });
-
-/** Where a transport failure happened: before anything was sent, at the deadline, or mid-way. */
-function phaseOf(err: unknown, signal: AbortSignal): Phase {
-  if (signal.aborted) return "timeout";
-  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && NOT_SENT.has(code)) return "not_sent";
-  }
-  return "lost";
-}
 
 /**
  * Creates the ElevenLabs adapter. Error kinds: 429 → `rate_limited` (Retry-After); 500/503 →
@@ -130,24 +120,14 @@ export function createElevenLabsProvider(options: ElevenLabsProviderOptions): Ge
     });
 
   /** One POST with its own deadline; transport failures come back as a phase. */
-  async function exchange(path: string, body: FormData | Record<string, unknown>) {
-    const signal = AbortSignal.timeout(timeoutMs);
+  function exchange(path: string, body: FormData | Record<string, unknown>) {
     const json = !(body instanceof FormData);
-    try {
-      const response = await doFetch(`${base}${path}`, {
-        method: "POST",
-        signal,
-        headers: {
-          "xi-api-key": options.key,
-          ...(json ? { "Content-Type": "application/json" } : {}),
-        },
-        body: json ? JSON.stringify(body) : body,
-      });
-      const bytes = new Uint8Array(await response.arrayBuffer());
-      return { status: response.status, headers: response.headers, bytes } as Answer;
-    } catch (err) {
-      return phaseOf(err, signal);
-    }
+    const headers = {
+      "xi-api-key": options.key,
+      ...(json ? { "Content-Type": "application/json" } : {}),
+    };
+    const init = { method: "POST", headers, body: json ? JSON.stringify(body) : body };
+    return exchangeBytes(doFetch, `${base}${path}`, init, timeoutMs);
   }
 
   /** A non-2xx answer → ProviderError (see the factory's comment). */
@@ -156,11 +136,8 @@ export function createElevenLabsProvider(options: ElevenLabsProviderOptions): Ge
     const message = `${what}: HTTP ${status}`;
     const detail = readDetail(answer.bytes);
     if (detail.status === "quota_exceeded") return fatal(message, M.quota, status);
-    if (status === 429) {
-      const retryAfter = retryAfterMs(answer.headers, fallbackWait);
-      return new ProviderError(message, "rate_limited", { status, retryAfterMs: retryAfter });
-    }
-    if (status >= 500) return new ProviderError(message, "retryable", { status });
+    const transient = transientError(message, status, retryAfterMs(answer.headers, fallbackWait));
+    if (transient) return transient;
     const said = plainText(detail.message, options.key);
     if (status === 401 || status === 403) {
       const aboutKey = detail.status === undefined || /api_key/.test(detail.status);
@@ -172,14 +149,9 @@ export function createElevenLabsProvider(options: ElevenLabsProviderOptions): Ge
   /** One paid (or voice-creating) call: its 2xx answer, or the error it amounts to. */
   async function call(what: string, path: string, body: FormData | object, unsure: string) {
     const answer = await exchange(path, body as FormData | Record<string, unknown>);
-    const unknown = (reason: SubmitOutcomeUnknownError["reason"], status?: number) =>
-      new SubmitOutcomeUnknownError(`${what}: ${reason}`, reason, {
-        userMessage: unsure,
-        ...(status ? { status } : {}),
-      });
-    if (answer === "not_sent") throw new ProviderError(`${what}: network error`, "retryable");
-    if (answer === "timeout") throw unknown("timeout");
-    if (answer === "lost") throw unknown("connection_lost");
+    if (typeof answer === "string") throw submitPhaseError(what, answer, unsure);
+    const unknown = (reason: SubmitOutcomeUnknownError["reason"], status: number) =>
+      outcomeUnknown(what, reason, unsure, status);
     const { status } = answer;
     if (status >= 200 && status < 300) return { answer, unknown };
     if (status === 502 || status === 504) {
@@ -199,16 +171,8 @@ export function createElevenLabsProvider(options: ElevenLabsProviderOptions): Ge
   }
 
   /** Keeps an answer, dropping expired ones and the oldest beyond the cap. */
-  function keep(entry: Omit<Kept, "at">): { requestId: string } {
-    const now = Date.now();
-    for (const [id, old] of kept) {
-      const full = kept.size >= (options.maxSyncResults ?? 32);
-      if (full || now - old.at > (options.syncTtlMs ?? 30 * 60_000)) kept.delete(id);
-    }
-    const requestId = `el-${randomUUID()}`;
-    kept.set(requestId, { ...entry, at: now });
-    return { requestId };
-  }
+  const limits = { max: options.maxSyncResults ?? 32, ttlMs: options.syncTtlMs ?? 30 * 60_000 };
+  const keep = (entry: Omit<Kept, "at">) => ({ requestId: keepAnswer(kept, "el", entry, limits) });
 
   const checkId = (what: string, id: string) => {
     if (!REQUEST_ID.test(id)) throw fatal(`${what}: invalid request id`, M.lost);

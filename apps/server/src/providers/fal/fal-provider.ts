@@ -1,6 +1,17 @@
 import { ApiError, createFalClient } from "@fal-ai/client";
 import type { GenerationProvider, JobLog, ProviderStatus, SubmitRequest } from "../provider.ts";
 import { ProviderError, SubmitOutcomeUnknownError } from "../provider.ts";
+import {
+  exchange as exchangeOnce,
+  fatalError as fatal,
+  jsonInit,
+  phaseOf,
+  record,
+  retryAfterMs,
+  submitPhaseError,
+  transientError,
+  transportError,
+} from "../transport.ts";
 import { buildFalInput } from "./fal-input.ts";
 import { isAllowedMediaUrl, type MappablePort, mapFalResult } from "./map-result.ts";
 
@@ -53,50 +64,12 @@ export interface FalProviderOptions {
   allowMediaHosts?: string[];
 }
 
-interface Answer {
-  status: number;
-  headers: Headers;
-  text: string;
-}
-
-type Phase = "not_sent" | "timeout" | "lost";
-const NOT_SENT_CODES = new Set([
-  "ECONNREFUSED",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "UND_ERR_CONNECT_TIMEOUT",
-]);
-
-/** Where a transport failure happened: before anything was sent, at the deadline, or mid-way. */
-function phaseOf(err: unknown, signal: AbortSignal): Phase {
-  if (signal.aborted) return "timeout";
-  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && NOT_SENT_CODES.has(code)) return "not_sent";
-  }
-  return "lost";
-}
-
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {
     return { ok: false };
   }
-}
-
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
-}
-
-/** Retry-After as seconds or an HTTP date → ms, else the default. */
-function retryAfterMs(headers: Headers | undefined, fallback: number): number {
-  const value = headers?.get("retry-after")?.trim();
-  if (!value) return fallback;
-  const ms = /^\d+(\.\d+)?$/.test(value) ? Number(value) * 1000 : Date.parse(value) - Date.now();
-  return Number.isFinite(ms) ? Math.max(0, Math.round(ms)) : fallback;
 }
 
 /** 422 `detail: [{ msg }]` (or a string detail) → one user-safe line. */
@@ -131,14 +104,10 @@ function appPath(endpoint: string): string {
 function checkIds(endpoint: string, requestId?: string): void {
   const segments = endpoint.split("/");
   if (segments.length < 2 || segments.some((s) => !/^[\w.-]+$/.test(s) || /^\.+$/.test(s))) {
-    throw new ProviderError(`fal: invalid endpoint id`, "fatal", {
-      userMessage: FAL_USER_MESSAGES.unknownEndpoint,
-    });
+    throw fatal("fal: invalid endpoint id", FAL_USER_MESSAGES.unknownEndpoint);
   }
   if (requestId !== undefined && !/^[\w-]{1,128}$/.test(requestId)) {
-    throw new ProviderError("fal: invalid request id", "fatal", {
-      userMessage: FAL_USER_MESSAGES.lost,
-    });
+    throw fatal("fal: invalid request id", FAL_USER_MESSAGES.lost);
   }
 }
 
@@ -182,53 +151,26 @@ export function createFalProvider(options: FalProviderOptions): GenerationProvid
     retry: { maxRetries: 0 },
   });
 
-  /** One HTTP exchange with its own deadline; transport failures come back as a phase. */
-  async function exchange(method: string, url: string, body?: unknown): Promise<Answer | Phase> {
-    const signal = AbortSignal.timeout(timeoutMs);
-    try {
-      const response = await rewritingFetch(url, {
-        method,
-        signal,
-        headers: {
-          Authorization: `Key ${options.key}`,
-          Accept: "application/json",
-          ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      return { status: response.status, headers: response.headers, text: await response.text() };
-    } catch (err) {
-      return phaseOf(err, signal);
-    }
-  }
+  const headers = { Authorization: `Key ${options.key}`, Accept: "application/json" };
+  const exchange = (method: string, url: string, body?: unknown) =>
+    exchangeOnce(rewritingFetch, url, jsonInit(method, headers, body), timeoutMs);
 
   /** The shared HTTP-status → ProviderError rules of status, result and cancel. */
   function readError(what: string, status: number, headers?: Headers): ProviderError {
     const message = `${what}: HTTP ${status}`;
-    if (status === 429) {
-      return new ProviderError(message, "rate_limited", {
-        status,
-        retryAfterMs: retryAfterMs(headers, fallbackWait),
-      });
-    }
     if (status === 504 && headers?.get("x-fal-request-timeout-type") === "user") {
-      return new ProviderError(message, "fatal", {
-        status,
-        userMessage: FAL_USER_MESSAGES.timedOut,
-      });
+      return fatal(message, FAL_USER_MESSAGES.timedOut, status);
     }
-    if (status >= 500) return new ProviderError(message, "retryable", { status });
+    const transient = transientError(message, status, retryAfterMs(headers, fallbackWait));
+    if (transient) return transient;
     const userMessage =
       status === 401 || status === 403
         ? FAL_USER_MESSAGES.keyRejected
         : status === 404
           ? FAL_USER_MESSAGES.lost
           : FAL_USER_MESSAGES.failed;
-    return new ProviderError(message, "fatal", { status, userMessage });
+    return fatal(message, userMessage, status);
   }
-
-  const transportError = (what: string, phase: Phase) =>
-    new ProviderError(`${what}: ${phase === "timeout" ? "timeout" : "network error"}`, "retryable");
 
   return {
     id: "fal",
@@ -242,12 +184,8 @@ export function createFalProvider(options: FalProviderOptions): GenerationProvid
         : "";
       const url = `${QUEUE_HOST}/${request.endpoint}${query}`;
       const answer = await exchange("POST", url, request.input);
-      if (answer === "not_sent") throw transportError(what, answer);
       if (typeof answer === "string") {
-        const reason = answer === "timeout" ? "timeout" : "connection_lost";
-        throw new SubmitOutcomeUnknownError(`${what}: ${reason}`, reason, {
-          userMessage: FAL_USER_MESSAGES.outcomeUnknown,
-        });
+        throw submitPhaseError(what, answer, FAL_USER_MESSAGES.outcomeUnknown);
       }
       const { status, headers } = answer;
       const json = parseJson(answer.text);
@@ -260,13 +198,9 @@ export function createFalProvider(options: FalProviderOptions): GenerationProvid
         });
       }
       if (status === 422) {
-        const userMessage = validationText(json.ok ? json.value : undefined);
-        throw new ProviderError(`${what}: HTTP 422`, "fatal", { status, userMessage });
+        throw fatal(`${what}: HTTP 422`, validationText(json.ok ? json.value : undefined), status);
       }
-      if (status === 404) {
-        const userMessage = FAL_USER_MESSAGES.unknownEndpoint;
-        throw new ProviderError(`${what}: HTTP 404`, "fatal", { status, userMessage });
-      }
+      if (status === 404) throw fatal(`${what}: HTTP 404`, FAL_USER_MESSAGES.unknownEndpoint, 404);
       // 429 and other 4xx: fal refused it, so no job exists; a user timeout never started.
       if (status < 500 || headers.get("x-fal-request-timeout-type") === "user") {
         throw readError(what, status, headers);
@@ -328,24 +262,19 @@ export function createFalProvider(options: FalProviderOptions): GenerationProvid
               : status === 504 && headers.get("x-fal-request-timeout-type") === "user"
                 ? FAL_USER_MESSAGES.timedOut
                 : FAL_USER_MESSAGES.failed;
-        throw new ProviderError(`${what}: HTTP ${status}`, "fatal", { status, userMessage });
+        throw fatal(`${what}: HTTP ${status}`, userMessage, status);
       }
       if (!json.ok) {
         const count = (malformedCounts.get(requestId) ?? 0) + 1;
         malformedCounts.set(requestId, count);
         if (count < maxMalformed) throw new ProviderError(`${what}: malformed JSON`, "retryable");
         malformedCounts.delete(requestId);
-        throw new ProviderError(`${what}: malformed JSON ${count} times`, "fatal", {
-          userMessage: FAL_USER_MESSAGES.failed,
-        });
+        throw fatal(`${what}: malformed JSON ${count} times`, FAL_USER_MESSAGES.failed);
       }
       malformedCounts.delete(requestId);
       const mapped = mapFalResult(json.value, context?.outputs ?? options.outputsFor?.(endpoint));
       if (mapped.media.some((m) => m.url !== undefined && !isAllowedMediaUrl(m.url, allowHosts))) {
-        const userMessage = FAL_USER_MESSAGES.failed;
-        throw new ProviderError(`${what}: media URL is not a public http(s) URL`, "fatal", {
-          userMessage,
-        });
+        throw fatal(`${what}: media URL is not a public http(s) URL`, FAL_USER_MESSAGES.failed);
       }
       return mapped;
     },

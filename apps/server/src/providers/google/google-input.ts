@@ -1,6 +1,6 @@
 import type { NodeRun, ProviderResult, ResultMedia } from "../provider.ts";
 import { ProviderError } from "../provider.ts";
-import { OutboundFetchError } from "../safe-fetch.ts";
+import { inputFetchError, parseJson, record as rec } from "../transport.ts";
 
 /*
  * The Gemini API's wire format (reference/catalogue: gemini-text, google-flash, veo-*):
@@ -51,17 +51,7 @@ const MIME: Record<string, string> = { jpg: "image/jpeg", jpeg: "image/jpeg", we
 for (const ext of ["png", "gif", "heic", "heif"]) MIME[ext] = `image/${ext}`;
 const BLOCKED = new Set(["SAFETY", "PROHIBITED_CONTENT", "BLOCKLIST", "SPII", "IMAGE_SAFETY"]);
 
-export const rec = (v: unknown): Record<string, unknown> =>
-  typeof v === "object" && v !== null ? (v as Record<string, unknown>) : {};
 export const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-/** JSON.parse that answers `undefined` instead of throwing (JSON never holds `undefined`). */
-export function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
 
 /** True for a bare model id (letters, digits, dots and dashes). */
 export const isModelId = (v: unknown): v is string => typeof v === "string" && MODEL_ID.test(v);
@@ -177,16 +167,7 @@ export async function inlineImages(
       const mimeType = type.startsWith("image/") ? type : fallback;
       return { bytesBase64Encoded: Buffer.from(bytes).toString("base64"), mimeType };
     } catch (err) {
-      if (err instanceof ProviderError) throw err;
-      const e = err instanceof OutboundFetchError ? err : null;
-      const label = `google: input image: ${e ? `${e.code} ${e.status ?? ""}` : "failed"}`.trim();
-      const status = e?.status ?? 0;
-      if (!e || e.code === "timeout" || e.code === "network" || status === 429 || status >= 500) {
-        throw new ProviderError(label, "retryable");
-      }
-      const tooLarge = e.code === "too_large";
-      const userMessage = tooLarge ? GOOGLE_USER_MESSAGES.tooLarge : GOOGLE_USER_MESSAGES.input;
-      throw new ProviderError(label, "fatal", { userMessage });
+      throw inputFetchError("google: input image", err, GOOGLE_USER_MESSAGES);
     }
   };
   const walk = async (value: unknown): Promise<unknown> => {

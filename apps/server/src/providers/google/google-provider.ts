@@ -1,7 +1,21 @@
-import { randomUUID } from "node:crypto";
 import type { GenerationProvider, ProviderStatus, ResultMedia } from "../provider.ts";
-import { ProviderError, SubmitOutcomeUnknownError } from "../provider.ts";
+import { ProviderError, type SubmitOutcomeUnknownError } from "../provider.ts";
 import { createSafeFetcher, OutboundFetchError } from "../safe-fetch.ts";
+import {
+  type Answer,
+  exchange as exchangeOnce,
+  fatalError as fatal,
+  jsonInit,
+  keepAnswer,
+  NOT_SENT_LOOKUP,
+  outcomeUnknown,
+  parseJson,
+  plainMessage,
+  record as rec,
+  submitPhaseError,
+  transientError,
+  transportError as transport,
+} from "../transport.ts";
 import {
   arr,
   buildGoogleInput,
@@ -11,10 +25,8 @@ import {
   isModelId,
   GOOGLE_USER_MESSAGES as MSG,
   modelOfEndpoint,
-  parseJson,
   readGenerated,
   readOperation,
-  rec,
 } from "./google-input.ts";
 
 export { GOOGLE_USER_MESSAGES } from "./google-input.ts";
@@ -70,13 +82,11 @@ export interface GoogleProviderOptions {
   allowMediaHosts?: string[];
 }
 
-type Phase = "not_sent" | "timeout" | "lost";
-type Answer = { status: number; headers: Headers; text: string };
-
-const NOT_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
 const OPERATION = /^(?:models\/[\w.-]+\/)?operations\/[\w.-]+$/;
 const SYNC_ID = /^sync-[\w-]{1,64}$/;
 const IDLE = { queuePosition: null, progress: null, logs: [] };
+/** Google's own message is shown when short, one line, and free of URLs and the key. */
+const PLAIN = { max: 300, reject: /https?:|[\r\n]|key=/i };
 
 /**
  * Creates the Google adapter. Error kinds: 429 → `rate_limited` (Retry-After, else Google's
@@ -103,63 +113,36 @@ export function createGoogleProvider(options: GoogleProviderOptions): Generation
     });
 
   /** Google's own message, when short, one line, and free of URLs and the key. */
-  const plain = (message: unknown): string | undefined => {
-    const m = typeof message === "string" ? message.trim() : "";
-    const unsafe = /https?:|[\r\n]|key=/i.test(m) || m.includes(options.key);
-    return m !== "" && m.length <= 300 && !unsafe ? m : undefined;
-  };
+  const plain = (message: unknown) => plainMessage(message, options.key, PLAIN);
 
   /** One HTTP exchange with its own deadline; transport failures come back as a phase. */
-  async function exchange(method: string, path: string, body: unknown, ms = timeoutMs) {
-    const signal = AbortSignal.timeout(ms);
-    const json = body === undefined ? {} : { body: JSON.stringify(body) };
-    const headers: Record<string, string> = { "x-goog-api-key": options.key };
-    if (body !== undefined) headers["Content-Type"] = "application/json";
-    try {
-      const response = await (options.fetch ?? fetch)(`${base}${path}`, {
-        method,
-        signal,
-        headers,
-        ...json,
-      });
-      return { status: response.status, headers: response.headers, text: await response.text() };
-    } catch (err) {
-      if (signal.aborted) return "timeout" as Phase;
-      for (let e = err, d = 0; e && d < 5; e = (e as { cause?: unknown }).cause, d++) {
-        const code = (e as { code?: unknown }).code;
-        if (typeof code === "string" && NOT_SENT.has(code)) return "not_sent" as Phase;
-      }
-      return "lost" as Phase;
-    }
-  }
-  const transport = (what: string, phase: Phase) =>
-    new ProviderError(`${what}: ${phase === "timeout" ? "timeout" : "network error"}`, "retryable");
+  const exchange = (method: string, path: string, body: unknown, ms = timeoutMs) => {
+    const init = jsonInit(method, { "x-goog-api-key": options.key }, body);
+    return exchangeOnce(options.fetch ?? fetch, `${base}${path}`, init, ms, NOT_SENT_LOOKUP);
+  };
 
   /** HTTP status → ProviderError for every call; `notFound` is a 404's user message. */
   function httpError(what: string, answer: Answer, notFound: string): ProviderError {
     const { status } = answer;
     const message = `${what}: HTTP ${status}`;
     const body = googleError(answer.text);
-    if (status === 429) {
-      const header = answer.headers.get("retry-after")?.trim() ?? "";
-      const seconds = /^\d+(\.\d+)?$/.test(header) ? Number(header) * 1000 : undefined;
-      const retryAfterMs = Math.round(seconds ?? body.retryDelayMs ?? fallbackWait);
-      return new ProviderError(message, "rate_limited", { status, retryAfterMs });
-    }
-    if (status >= 500) return new ProviderError(message, "retryable", { status });
+    // Retry-After in seconds (not dates), else Google's RetryInfo.
+    const header = answer.headers.get("retry-after")?.trim() ?? "";
+    const seconds = /^\d+(\.\d+)?$/.test(header) ? Number(header) * 1000 : undefined;
+    const wait = Math.round(seconds ?? body.retryDelayMs ?? fallbackWait);
+    const transient = transientError(message, status, wait);
+    if (transient) return transient;
     const userMessage =
       status === 401 || status === 403 || body.reason?.startsWith("API_KEY_")
         ? MSG.keyRejected
         : status === 404
           ? notFound
           : (plain(body.message) ?? MSG.failed);
-    return new ProviderError(message, "fatal", { status, userMessage });
+    return fatal(message, userMessage, status);
   }
 
   function checkName(what: string, name: string): void {
-    if (!OPERATION.test(name)) {
-      throw new ProviderError(`${what}: invalid request id`, "fatal", { userMessage: MSG.lost });
-    }
+    if (!OPERATION.test(name)) throw fatal(`${what}: invalid request id`, MSG.lost);
   }
 
   /** GETs an operation; "lost" when Google no longer knows it (403/404). */
@@ -180,10 +163,7 @@ export function createGoogleProvider(options: GoogleProviderOptions): Generation
     try {
       origin = new URL(uri).origin;
     } catch {}
-    if (origin !== api.origin) {
-      const userMessage = MSG.failed;
-      throw new ProviderError(`${what}: video URI not on the API host`, "fatal", { userMessage });
-    }
+    if (origin !== api.origin) throw fatal(`${what}: video URI not on the API host`, MSG.failed);
     const fetcher = createSafeFetcher({
       allowHosts: [...allow, apiHost],
       timeoutMs: options.downloadTimeoutMs ?? 30_000,
@@ -209,23 +189,16 @@ export function createGoogleProvider(options: GoogleProviderOptions): Generation
             : status
               ? MSG.expired
               : MSG.failed;
-      throw new ProviderError(label, "fatal", { userMessage });
+      throw fatal(label, userMessage);
     } finally {
       await fetcher.close();
     }
   }
 
   /** Keeps a synchronous answer, dropping expired ones and the oldest beyond the cap. */
-  function keep(answer: unknown, wantsImage: boolean): string {
-    const now = Date.now();
-    for (const [id, entry] of sync) {
-      const full = sync.size >= (options.maxSyncResults ?? 64);
-      if (full || now - entry.at > (options.syncTtlMs ?? 30 * 60_000)) sync.delete(id);
-    }
-    const requestId = `sync-${randomUUID()}`;
-    sync.set(requestId, { answer, wantsImage, at: now });
-    return requestId;
-  }
+  const limits = { max: options.maxSyncResults ?? 64, ttlMs: options.syncTtlMs ?? 30 * 60_000 };
+  const keep = (answer: unknown, wantsImage: boolean) =>
+    keepAnswer(sync, "sync", { answer, wantsImage }, limits);
 
   return {
     id: "google",
@@ -234,24 +207,16 @@ export function createGoogleProvider(options: GoogleProviderOptions): Generation
     async submit(request) {
       const { model: fromBody, ...input } = request.input;
       const model = isModelId(fromBody) ? fromBody : modelOfEndpoint(request.endpoint);
-      if (!model) {
-        const userMessage = MSG.noModel;
-        throw new ProviderError("google submit: no Gemini model", "fatal", { userMessage });
-      }
+      if (!model) throw fatal("google submit: no Gemini model", MSG.noModel);
       const long = Array.isArray(input.instances);
       const method = long ? "predictLongRunning" : "generateContent";
       const what = `google submit ${model}:${method}`;
       const body = long ? await inlineImages(input, fetchInput) : input;
       const ms = long ? timeoutMs : (options.generateTimeoutMs ?? 120_000);
       const answer = await exchange("POST", `/v1beta/models/${model}:${method}`, body, ms);
-      const unknown = (reason: SubmitOutcomeUnknownError["reason"], status?: number) =>
-        new SubmitOutcomeUnknownError(`${what}: ${reason}`, reason, {
-          userMessage: MSG.outcomeUnknown,
-          ...(status ? { status } : {}),
-        });
-      if (answer === "not_sent") throw transport(what, answer);
-      if (answer === "timeout") throw unknown("timeout");
-      if (answer === "lost") throw unknown("connection_lost");
+      if (typeof answer === "string") throw submitPhaseError(what, answer, MSG.outcomeUnknown);
+      const unknown = (reason: SubmitOutcomeUnknownError["reason"], status: number) =>
+        outcomeUnknown(what, reason, MSG.outcomeUnknown, status);
       const { status } = answer;
       if (status >= 200 && status < 300) {
         const value = parseJson(answer.text);
@@ -294,14 +259,14 @@ export function createGoogleProvider(options: GoogleProviderOptions): Generation
         if (!entry) throw new GoogleResultLostError(requestId);
         const read = readGenerated(entry.answer, entry.wantsImage, plain, ports);
         if ("result" in read) return read.result;
-        throw new ProviderError(`${what}: no output`, "fatal", { userMessage: read.error });
+        throw fatal(`${what}: no output`, read.error);
       }
       const value = await getOperation(what, requestId);
       const op = value === "lost" ? null : readOperation(value, plain);
       if (op?.state === "running") throw new ProviderError(`${what}: not done`, "retryable");
       if (op?.state !== "done") {
         const userMessage = op === null ? MSG.lost : op.state === "failed" ? op.error : MSG.failed;
-        throw new ProviderError(`${what}: no video`, "fatal", { userMessage });
+        throw fatal(`${what}: no video`, userMessage);
       }
       const media: ResultMedia[] = [];
       const output = ports?.find((p) => p.type === "video")?.id ?? "video";

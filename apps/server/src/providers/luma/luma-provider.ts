@@ -1,12 +1,40 @@
 import { isAllowedMediaUrl } from "../fal/map-result.ts";
 import type {
   GenerationProvider,
-  NodeRun,
   ProviderStatus,
   ResultContext,
   ResultMedia,
 } from "../provider.ts";
-import { ProviderError, SubmitOutcomeUnknownError } from "../provider.ts";
+import { ProviderError, type SubmitOutcomeUnknownError } from "../provider.ts";
+import {
+  type Answer,
+  exchange as exchangeOnce,
+  fatalError as fatal,
+  type HttpAdapterOptions,
+  jsonInit,
+  NOT_SENT_LOOKUP,
+  outcomeUnknown,
+  parseJson,
+  record,
+  retryAfterMs,
+  submitPhaseError,
+  transientError,
+  transportError,
+} from "../transport.ts";
+import {
+  buildLumaInput,
+  checkEndpoint,
+  ID_PATTERN,
+  LUMA_USER_MESSAGES,
+  str,
+} from "./luma-input.ts";
+
+export {
+  buildLumaInput,
+  LUMA_ENDPOINTS,
+  LUMA_USER_MESSAGES,
+  parseLumaCallback,
+} from "./luma-input.ts";
 
 /*
  * Luma Dream Machine behind `GenerationProvider` (reference/providers.md, Luma section;
@@ -15,41 +43,8 @@ import { ProviderError, SubmitOutcomeUnknownError } from "../provider.ts";
  * start a second paid generation. Luma has no queue position, progress or logs.
  */
 
-/** Messages shown to users (never secrets, URLs or provider internals). */
-export const LUMA_USER_MESSAGES = {
-  failed: "Generation failed",
-  keyRejected: "The Luma API key was rejected",
-  refused: "Luma refused this request for the account",
-  unknownEndpoint: "The model endpoint was not found",
-  lost: "Luma no longer knows this generation",
-  noMedia: "The node's media input is not connected",
-  outcomeUnknown:
-    "The provider did not confirm the request; it was not sent again to avoid a second charge",
-} as const;
-
-/** The create endpoints we speak, as the catalogue's `luma` variants name them. */
-export const LUMA_ENDPOINTS = [
-  "generations/video",
-  "generations/video/modify",
-  "generations/video/reframe",
-  "generations/image",
-  "generations/image/reframe",
-] as const;
-type LumaEndpoint = (typeof LUMA_ENDPOINTS)[number];
-
-export interface LumaProviderOptions {
-  /** The Luma API key (`Authorization: Bearer …`). Never appears in errors. */
-  key: string;
-  /** Default `https://api.lumalabs.ai/dream-machine/v1` (tests: the fake's URL). */
-  baseUrl?: string;
-  fetch?: typeof fetch;
-  /** Deadline for one call, body included. Default 30 s. */
-  timeoutMs?: number;
-  /** `host:port` entries allowed in asset URLs despite a non-public literal IP (tests). */
-  allowMediaHosts?: string[];
-  /** Wait when a 429 has no usable Retry-After. Default 5 s. */
-  defaultRetryAfterMs?: number;
-}
+/** `key` goes in `Authorization: Bearer …`; `baseUrl` defaults to Luma's `…/dream-machine/v1`. */
+export type LumaProviderOptions = HttpAdapterOptions;
 
 /** User text for fatal 4xx answers (400 on create uses Luma's own `detail`). */
 const FATAL_TEXT: Record<number, string> = {
@@ -57,149 +52,8 @@ const FATAL_TEXT: Record<number, string> = {
   403: LUMA_USER_MESSAGES.refused,
   404: LUMA_USER_MESSAGES.lost,
 };
-const ID_PATTERN = /^[\w-]{1,128}$/;
-const NOT_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
-type Phase = "not_sent" | "timeout" | "lost";
-type Answer = { status: number; headers: Headers; text: string };
-
-const record = (v: unknown): Record<string, unknown> =>
-  typeof v === "object" && v !== null ? (v as Record<string, unknown>) : {};
-const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
-
-/** Parsed JSON, or undefined when malformed (JSON.parse never yields undefined itself). */
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Before anything was sent (connection refused, DNS), at our deadline, or mid-exchange. */
-function phaseOf(err: unknown, signal: AbortSignal): Phase {
-  if (signal.aborted) return "timeout";
-  for (let e = err, i = 0; e && i < 5; e = (e as { cause?: unknown }).cause, i++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && NOT_SENT.has(code)) return "not_sent";
-  }
-  return "lost";
-}
-
-function retryAfterMs(headers: Headers, fallback: number): number {
-  const value = headers.get("retry-after")?.trim();
-  if (!value) return fallback;
-  const ms = /^\d+(\.\d+)?$/.test(value) ? Number(value) * 1000 : Date.parse(value) - Date.now();
-  return Number.isFinite(ms) ? Math.max(0, Math.round(ms)) : fallback;
-}
-
-/** Drops undefined fields, so absent optionals are not sent at all. */
-function compact(body: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
-}
-
-/** Our catalogue names Ray 2 Flash as fal does (`ray-2-flash`); Luma calls it `ray-flash-2`. */
-const videoModel = (v: unknown) => (v === "ray-2-flash" ? "ray-flash-2" : (str(v) ?? "ray-2"));
-
-const fatal = (message: string, userMessage: string, status?: number) =>
-  new ProviderError(message, "fatal", { userMessage, ...(status ? { status } : {}) });
-
-function checkEndpoint(endpoint: string): LumaEndpoint {
-  if ((LUMA_ENDPOINTS as readonly string[]).includes(endpoint)) return endpoint as LumaEndpoint;
-  throw fatal("luma: unknown endpoint", LUMA_USER_MESSAGES.unknownEndpoint);
-}
-
 function checkId(id: string): void {
   if (!ID_PATTERN.test(id)) throw fatal("luma: invalid generation id", LUMA_USER_MESSAGES.lost);
-}
-
-/**
- * Maps our node run to Luma's create body: ray (`keyframes` from `image`/`endFrame`), modify
- * and reframe (`media` from `media`/`video1`, `first_frame` from `image`), photon
- * (`image_ref`, `style_ref`, `modify_image_ref` weighted by `strength`) and image reframe.
- */
-export function buildLumaInput(run: NodeRun): Record<string, unknown> {
-  const endpoint = checkEndpoint(run.endpoint);
-  const { inputs, params } = run;
-  const urls = (id: string) => [inputs[id] ?? []].flat().filter((u) => u !== "");
-  const url = (...ids: string[]) => ids.flatMap(urls)[0];
-  const ref = (...ids: string[]) => {
-    const u = url(...ids);
-    return u ? { url: u } : undefined;
-  };
-  const media = (...ids: string[]) => {
-    const found = ref(...ids);
-    if (!found) throw fatal("luma: no media input", LUMA_USER_MESSAGES.noMedia);
-    return found;
-  };
-  const refs = (id: string) =>
-    urls(id).length > 0 ? urls(id).map((u) => ({ url: u })) : undefined;
-  // A connected prompt wins over the typed one; an empty prompt is left out.
-  const prompt = str(url("prompt")) ?? str(params.prompt);
-  const aspect_ratio = str(params.aspectRatio);
-  switch (endpoint) {
-    case "generations/video": {
-      const frame = (id: string) => (url(id) ? { type: "image", url: url(id) } : undefined);
-      const keyframes = compact({ frame0: frame("image"), frame1: frame("endFrame") });
-      return compact({
-        prompt,
-        model: videoModel(params.model),
-        aspect_ratio,
-        resolution: str(params.resolution),
-        duration: str(params.duration),
-        loop: typeof params.loop === "boolean" ? params.loop : undefined,
-        keyframes: Object.keys(keyframes).length > 0 ? keyframes : undefined,
-      });
-    }
-    case "generations/video/modify":
-    case "generations/video/reframe": {
-      const modify = endpoint === "generations/video/modify";
-      return compact({
-        generation_type: modify ? "modify_video" : "reframe_video",
-        prompt,
-        model: videoModel(params.model),
-        ...(modify ? { mode: str(params.mode) } : { aspect_ratio }),
-        media: media("media", "video1"),
-        first_frame: ref("image"),
-      });
-    }
-    case "generations/image": {
-      const image = url("image");
-      const weight = typeof params.strength === "number" ? params.strength : undefined;
-      return compact({
-        prompt,
-        model: str(params.model) ?? "photon-1",
-        aspect_ratio,
-        image_ref: refs("referenceImages"),
-        style_ref: refs("styleReference"),
-        modify_image_ref: image ? compact({ url: image, weight }) : undefined,
-      });
-    }
-    case "generations/image/reframe":
-      return compact({
-        generation_type: "reframe_image",
-        prompt,
-        model: str(params.model) ?? "photon-1",
-        aspect_ratio,
-        media: media("media", "image"),
-      });
-  }
-}
-
-/**
- * Reads a Luma callback body (parsed JSON, a JSON string or bytes) → `{ id, state }`, or null
- * when it is not a Generation. Luma does not sign callbacks, so anyone who knows the URL can
- * post one: the engine must treat it only as a hint to re-read the generation with the key
- * (`status`/`result`), never trust its state or assets, and put an unguessable per-job token
- * in the callback path.
- */
-export function parseLumaCallback(body: unknown): { id: string; state: string } | null {
-  let value = body;
-  if (typeof value === "string" || value instanceof Uint8Array) {
-    value = parseJson(typeof value === "string" ? value : Buffer.from(value).toString());
-  }
-  const { id, state } = record(value);
-  if (typeof id !== "string" || !ID_PATTERN.test(id) || !str(state)) return null;
-  return { id, state: state as string };
 }
 
 /**
@@ -221,37 +75,20 @@ export function createLumaProvider(options: LumaProviderOptions): GenerationProv
       .trim()
       .slice(0, 300);
 
-  async function exchange(method: string, path: string, body?: unknown): Promise<Answer | Phase> {
-    const signal = AbortSignal.timeout(timeoutMs);
-    try {
-      const res = await doFetch(`${base}/${path}`, {
-        method,
-        signal,
-        headers: {
-          Authorization: `Bearer ${options.key}`,
-          Accept: "application/json",
-          ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      return { status: res.status, headers: res.headers, text: await res.text() };
-    } catch (err) {
-      return phaseOf(err, signal);
-    }
-  }
+  const headers = { Authorization: `Bearer ${options.key}`, Accept: "application/json" };
+  const init = (method: string, body?: unknown) => jsonInit(method, headers, body);
+  // Luma's not-sent set has never included undici's connect timeout; kept so.
+  const exchange = (method: string, path: string, body?: unknown) =>
+    exchangeOnce(doFetch, `${base}/${path}`, init(method, body), timeoutMs, NOT_SENT_LOOKUP);
 
   function httpError(what: string, { status, headers }: Answer): ProviderError {
     const message = `${what}: HTTP ${status}`;
-    if (status === 429) {
-      const retryAfter = retryAfterMs(headers, fallbackWait);
-      return new ProviderError(message, "rate_limited", { status, retryAfterMs: retryAfter });
-    }
-    if (status >= 500) return new ProviderError(message, "retryable", { status });
-    return fatal(message, FATAL_TEXT[status] ?? LUMA_USER_MESSAGES.failed, status);
+    const userMessage = FATAL_TEXT[status] ?? LUMA_USER_MESSAGES.failed;
+    return (
+      transientError(message, status, retryAfterMs(headers, fallbackWait)) ??
+      fatal(message, userMessage, status)
+    );
   }
-
-  const transportError = (what: string, phase: Phase) =>
-    new ProviderError(`${what}: ${phase === "timeout" ? "timeout" : "network error"}`, "retryable");
 
   /** GET /generations/{id} → the Generation object; every failure is a ProviderError. */
   async function read(what: string, id: string): Promise<Record<string, unknown>> {
@@ -270,10 +107,7 @@ export function createLumaProvider(options: LumaProviderOptions): GenerationProv
 
   type Unknown = SubmitOutcomeUnknownError["reason"];
   const unknownOutcome = (what: string, reason: Unknown, status?: number) =>
-    new SubmitOutcomeUnknownError(`${what}: ${reason}`, reason, {
-      userMessage: LUMA_USER_MESSAGES.outcomeUnknown,
-      ...(status ? { status } : {}),
-    });
+    outcomeUnknown(what, reason, LUMA_USER_MESSAGES.outcomeUnknown, status);
 
   return {
     id: "luma",
@@ -287,9 +121,8 @@ export function createLumaProvider(options: LumaProviderOptions): GenerationProv
         : request.input;
       // Luma takes no idempotency key, so a create whose answer was lost is never resent here.
       const answer = await exchange("POST", endpoint, body);
-      if (answer === "not_sent") throw transportError(what, answer);
       if (typeof answer === "string") {
-        throw unknownOutcome(what, answer === "timeout" ? "timeout" : "connection_lost");
+        throw submitPhaseError(what, answer, LUMA_USER_MESSAGES.outcomeUnknown);
       }
       const { status } = answer;
       const json = record(parseJson(answer.text));

@@ -1,7 +1,13 @@
 import sharp from "sharp";
 import type { NodeRun } from "../provider.ts";
-import { ProviderError } from "../provider.ts";
-import { OutboundFetchError } from "../safe-fetch.ts";
+import {
+  type Answer,
+  fatalError as fatal,
+  inputFetchError,
+  plainMessage,
+  retryAfterHeader,
+  transientError,
+} from "../transport.ts";
 
 /*
  * The OpenAI API's wire format (reference/catalogue: gpt-image, sora-video [OAI-SDK]): request
@@ -46,8 +52,6 @@ const VIDEO_ENDPOINT = /^(?:v1\/videos|sora-[\w.-]{1,60})$/;
 const MAX_EDIT_IMAGES = 16; // OpenAI's cap for /images/edits
 const FORMATS = new Set(["png", "jpeg", "webp"]);
 
-export const fatal = (message: string, userMessage: string, status?: number) =>
-  new ProviderError(message, "fatal", { userMessage, ...(status ? { status } : {}) });
 const isRec = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 export const rec = (v: unknown): Json => (isRec(v) ? v : {});
 export function parseJson(text: string): Json | null {
@@ -129,14 +133,7 @@ async function load(fetchInput: OpenAIFetchInput, url: string) {
     const type = sniffImage(bytes) ?? (header.startsWith("image/") ? header : "image/png");
     return { bytes, type };
   } catch (err) {
-    if (err instanceof ProviderError) throw err;
-    const e = err instanceof OutboundFetchError ? err : null;
-    const label = `openai: input image: ${e ? `${e.code} ${e.status ?? ""}` : "failed"}`.trim();
-    const status = e?.status ?? 0;
-    if (!e || e.code === "timeout" || e.code === "network" || status === 429 || status >= 500) {
-      throw new ProviderError(label, "retryable");
-    }
-    throw fatal(label, e.code === "too_large" ? M.tooLarge : M.input);
+    throw inputFetchError("openai: input image", err, M);
   }
 }
 
@@ -192,25 +189,6 @@ export async function videoRequest(body: Json, fetchInput: OpenAIFetchInput) {
   return form as Json | FormData;
 }
 
-export type Phase = "not_sent" | "timeout" | "lost";
-export type Answer = { status: number; headers: Headers; text: string };
-// Failures that prove nothing reached OpenAI (so a create may be sent again).
-const NOT_SENT = new Set(
-  "ECONNREFUSED ENOTFOUND EAI_AGAIN EHOSTUNREACH ENETUNREACH UND_ERR_CONNECT_TIMEOUT".split(" "),
-);
-
-/** Where a transport failure happened: before anything was sent, at the deadline, or mid-way. */
-export function phaseOf(err: unknown, signal: AbortSignal): Phase {
-  if (signal.aborted) return "timeout";
-  for (let e = err, d = 0; e && d < 5; e = (e as { cause?: unknown }).cause, d++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && NOT_SENT.has(code)) return "not_sent";
-  }
-  return "lost";
-}
-export const transport = (what: string, phase: Phase) =>
-  new ProviderError(`${what}: ${phase === "timeout" ? "timeout" : "network error"}`, "retryable");
-
 /**
  * HTTP status → ProviderError for every call; `notFound` is a 404's user message. A 429 waits
  * unless it is `insufficient_quota` (billing); a 403 about verification says so.
@@ -219,11 +197,11 @@ export function httpError(what: string, a: Answer, notFound: string, key: string
   const { status } = a;
   const message = `${what}: HTTP ${status}`;
   const error = openaiError(a.text);
-  if (status === 429 && error.code !== "insufficient_quota") {
-    const retryAfter = retryAfterMs(a.headers, wait);
-    return new ProviderError(message, "rate_limited", { status, retryAfterMs: retryAfter });
-  }
-  if (status >= 500) return new ProviderError(message, "retryable", { status });
+  const quota = status === 429 && error.code === "insufficient_quota";
+  const transient = quota
+    ? undefined
+    : transientError(message, status, retryAfterMs(a.headers, wait));
+  if (transient) return transient;
   const unverified = status === 403 && /verif/i.test(error.message ?? "");
   let userMessage = plainText(error.message, key) ?? M.failed;
   if (status === 401 || status === 403) userMessage = unverified ? M.unverified : M.keyRejected;
@@ -242,13 +220,12 @@ function openaiError(text: string) {
  * OpenAI's own text (a 400's `error.message`, a failed video's `error.message`) when it is a
  * plain sentence: no URLs, markup, JSON, bare codes, key-like tokens or the key. Else null.
  */
-export function plainText(value: unknown, key: string): string | null {
-  if (typeof value !== "string") return null;
-  const text = value.replace(/\s+/g, " ").trim();
-  if (text === "" || text.length > 500 || (key !== "" && text.includes(key))) return null;
-  if (/:\/\/|[<>{}]|\bsk-[\w*-]{4,}/.test(text) || /^[a-z0-9_.:-]+$/i.test(text)) return null;
-  return text;
-}
+export const plainText = (value: unknown, key: string) => plainMessage(value, key, PLAIN);
+const PLAIN = {
+  max: 500,
+  collapse: true,
+  reject: /:\/\/|[<>{}]|\bsk-[\w*-]{4,}|^[a-zA-Z0-9_.:-]+$/,
+};
 
 const DURATION =
   /^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m(?!s))?(?:(\d+(?:\.\d+)?)s)?(?:(\d+)ms)?$/;
@@ -259,13 +236,8 @@ const DURATION =
 function retryAfterMs(headers: Headers, fallback: number): number {
   const ms = Number(headers.get("retry-after-ms") ?? Number.NaN);
   if (Number.isFinite(ms) && ms >= 0) return Math.round(ms);
-  const after = headers.get("retry-after")?.trim();
-  if (after) {
-    const value = /^\d+(\.\d+)?$/.test(after)
-      ? Number(after) * 1000
-      : Date.parse(after) - Date.now();
-    if (Number.isFinite(value)) return Math.max(0, Math.round(value));
-  }
+  const after = retryAfterHeader(headers);
+  if (after !== undefined) return after;
   const reset = DURATION.exec(headers.get("x-ratelimit-reset-requests")?.trim() || "-");
   if (!reset) return fallback;
   const [h = 0, m = 0, s = 0, msPart = 0] = reset.slice(1).map((p) => Number(p ?? 0));

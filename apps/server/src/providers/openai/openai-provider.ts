@@ -1,24 +1,29 @@
-import { randomUUID } from "node:crypto";
 import type { GenerationProvider, JobStatus, ProviderStatus, ResultMedia } from "../provider.ts";
-import { ProviderError, SubmitOutcomeUnknownError } from "../provider.ts";
+import { ProviderError, type SubmitOutcomeUnknownError } from "../provider.ts";
 import { createSafeFetcher } from "../safe-fetch.ts";
 import {
   type Answer,
+  exchange as exchangeOnce,
+  fatalError as fatal,
+  keepAnswer,
+  outcomeUnknown,
+  phaseOf,
+  submitPhaseError,
+  transportError as transport,
+} from "../transport.ts";
+import {
   buildOpenAIInput,
   endpointKind,
-  fatal,
   httpError as httpErrorOf,
   imageRequest,
   OPENAI_USER_MESSAGES as M,
   type OpenAIFetchInput,
   type OpenAIImage,
   parseJson,
-  phaseOf,
   plainText,
   readImages,
   rec,
   sniffImage,
-  transport,
   videoRequest,
 } from "./openai-input.ts";
 
@@ -109,18 +114,12 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Generation
     });
 
   /** One HTTP exchange with its own deadline; transport failures come back as a phase. */
-  async function exchange(method: string, path: string, body?: unknown, ms = timeoutMs) {
-    const signal = AbortSignal.timeout(ms);
+  function exchange(method: string, path: string, body?: unknown, ms = timeoutMs) {
     const form = body instanceof FormData;
     const headers: Record<string, string> = { ...auth, Accept: "application/json" };
     if (body !== undefined && !form) headers["Content-Type"] = "application/json";
     const payload = body === undefined ? {} : { body: form ? body : JSON.stringify(body) };
-    try {
-      const res = await doFetch(`${base}${path}`, { method, signal, headers, ...payload });
-      return { status: res.status, headers: res.headers, text: await res.text() } as Answer;
-    } catch (err) {
-      return phaseOf(err, signal);
-    }
+    return exchangeOnce(doFetch, `${base}${path}`, { method, headers, ...payload }, ms);
   }
 
   function checkIds(endpoint: string, requestId: string): "image" | "video" {
@@ -176,15 +175,8 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Generation
   }
 
   /** Keeps an image answer, dropping expired ones and the oldest beyond the cap. */
-  function keep(images: OpenAIImage[], raw: unknown): string {
-    const now = Date.now();
-    for (const [id, entry] of sync) {
-      if (sync.size >= MAX_SYNC || now - entry.at > SYNC_TTL_MS) sync.delete(id);
-    }
-    const requestId = `img-${randomUUID()}`;
-    sync.set(requestId, { images, raw, at: now });
-    return requestId;
-  }
+  const keep = (images: OpenAIImage[], raw: unknown) =>
+    keepAnswer(sync, "img", { images, raw }, { max: MAX_SYNC, ttlMs: SYNC_TTL_MS });
 
   return {
     id: "openai",
@@ -199,14 +191,9 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Generation
           : { path: "/videos", body: await videoRequest(request.input, fetchInput) };
       const ms = kind === "image" ? (options.imageTimeoutMs ?? 180_000) : timeoutMs;
       const answer = await exchange("POST", call.path, call.body, ms);
-      const unknown = (reason: SubmitOutcomeUnknownError["reason"], status?: number) =>
-        new SubmitOutcomeUnknownError(`${what}: ${reason}`, reason, {
-          userMessage: M.outcomeUnknown,
-          ...(status ? { status } : {}),
-        });
-      if (answer === "not_sent") throw transport(what, answer);
-      if (answer === "timeout") throw unknown("timeout");
-      if (answer === "lost") throw unknown("connection_lost");
+      if (typeof answer === "string") throw submitPhaseError(what, answer, M.outcomeUnknown);
+      const unknown = (reason: SubmitOutcomeUnknownError["reason"], status: number) =>
+        outcomeUnknown(what, reason, M.outcomeUnknown, status);
       const { status } = answer;
       const body = parseJson(answer.text);
       if (is2xx(status)) {

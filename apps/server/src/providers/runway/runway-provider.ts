@@ -1,6 +1,19 @@
 import { isAllowedMediaUrl } from "../fal/map-result.ts";
 import type { GenerationProvider, JobStatus, NodeRun, ProviderStatus } from "../provider.ts";
-import { ProviderError, type ResultMedia, SubmitOutcomeUnknownError } from "../provider.ts";
+import { ProviderError, type ResultMedia } from "../provider.ts";
+import {
+  type Answer,
+  exchange as exchangeOnce,
+  fatalError as fatal,
+  type HttpAdapterOptions,
+  jsonInit,
+  outcomeUnknown,
+  plainMessage,
+  retryAfterMs,
+  submitPhaseError,
+  transientError,
+  transportError,
+} from "../transport.ts";
 
 /*
  * Runway behind `GenerationProvider` (reference/providers.md, Runway section), with plain
@@ -28,29 +41,11 @@ export const RUNWAY_USER_MESSAGES = {
 } as const;
 const M = RUNWAY_USER_MESSAGES;
 
-export interface RunwayProviderOptions {
-  /** The Runway API key (`Authorization: Bearer …`). Never appears in errors. */
-  key: string;
-  /** Default `https://api.dev.runwayml.com` (tests: the fake's URL). */
-  baseUrl?: string;
-  /** Default: global fetch. */
-  fetch?: typeof fetch;
-  /** Deadline for one call, body included. Default 30 s. */
-  timeoutMs?: number;
-  /** `host:port` entries allowed in output URLs despite a non-public literal IP (tests). */
-  allowMediaHosts?: string[];
-  /** Wait when a 429 has no usable Retry-After. Default 5 s. */
-  defaultRetryAfterMs?: number;
-}
+/** `key` goes in `Authorization: Bearer …`; `baseUrl` defaults to `https://api.dev.runwayml.com`. */
+export type RunwayProviderOptions = HttpAdapterOptions;
 
-type Answer = { status: number; headers: Headers; text: string };
-type Phase = "not_sent" | "timeout" | "lost";
 type Json = Record<string, unknown>;
 
-// Failures that prove nothing reached Runway (so a create may be sent again).
-const NOT_SENT_CODES = new Set(
-  "ECONNREFUSED ENOTFOUND EAI_AGAIN EHOSTUNREACH ENETUNREACH UND_ERR_CONNECT_TIMEOUT".split(" "),
-);
 const ENDPOINT_RE = /^v1\/[a-z0-9_]+$/;
 const TASK_ID_RE = /^[\w-]{1,128}$/;
 const STATES = new Map<unknown, JobStatus>([
@@ -61,18 +56,6 @@ const STATES = new Map<unknown, JobStatus>([
   ["CANCELLED", "CANCELLED"],
 ]);
 const is2xx = (status: number) => status >= 200 && status < 300;
-const fatal = (message: string, userMessage: string, status?: number) =>
-  new ProviderError(message, "fatal", { userMessage, ...(status ? { status } : {}) });
-
-/** Where a transport failure happened: before anything was sent, at the deadline, or mid-way. */
-function phaseOf(err: unknown, signal: AbortSignal): Phase {
-  if (signal.aborted) return "timeout";
-  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && NOT_SENT_CODES.has(code)) return "not_sent";
-  }
-  return "lost";
-}
 
 function parseJson(text: string): Json | null {
   try {
@@ -83,26 +66,13 @@ function parseJson(text: string): Json | null {
   }
 }
 
-/** Retry-After as seconds or an HTTP date → ms, else the fallback. */
-function retryAfterMs(headers: Headers, fallback: number): number {
-  const value = headers.get("retry-after")?.trim();
-  if (!value) return fallback;
-  const ms = /^\d+(\.\d+)?$/.test(value) ? Number(value) * 1000 : Date.parse(value) - Date.now();
-  return Number.isFinite(ms) ? Math.max(0, Math.round(ms)) : fallback;
-}
-
 /**
  * Runway's own text (a 400's `error`, a task's `failure`) when it is a plain sentence: no
  * URLs (ours may carry signed tokens), markup, JSON, bare codes like `SAFETY.INPUT.TEXT`, or
  * the key. Otherwise null, and the caller falls back to a generic message.
  */
-function plainText(value: unknown, key: string): string | null {
-  if (typeof value !== "string") return null;
-  const text = value.replace(/\s+/g, " ").trim();
-  if (text === "" || text.length > 500 || (key !== "" && text.includes(key))) return null;
-  if (/:\/\/|[<>{}[\]]/.test(text) || /^[A-Z0-9_.:-]+$/.test(text)) return null;
-  return text;
-}
+const PLAIN = { max: 500, collapse: true, reject: /:\/\/|[<>{}[\]]|^[A-Z0-9_.:-]+$/ };
+const plainText = (value: unknown, key: string) => plainMessage(value, key, PLAIN);
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 const list = (value: string | string[] | undefined) =>
@@ -194,41 +164,23 @@ export function createRunwayProvider(options: RunwayProviderOptions): Generation
   const allowHosts = new Set(options.allowMediaHosts ?? []);
   const failureText = (task: Json) => plainText(task.failure, options.key) ?? M.failed;
 
-  /** One HTTP exchange with its own deadline; transport failures come back as a phase. */
-  async function exchange(method: string, path: string, body?: unknown): Promise<Answer | Phase> {
-    const signal = AbortSignal.timeout(timeoutMs);
-    try {
-      const response = await doFetch(`${base}${path}`, {
-        method,
-        signal,
-        headers: {
-          Authorization: `Bearer ${options.key}`,
-          "X-Runway-Version": RUNWAY_API_VERSION,
-          Accept: "application/json",
-          ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      return { status: response.status, headers: response.headers, text: await response.text() };
-    } catch (err) {
-      return phaseOf(err, signal);
-    }
-  }
+  const headers = {
+    Authorization: `Bearer ${options.key}`,
+    "X-Runway-Version": RUNWAY_API_VERSION,
+    Accept: "application/json",
+  };
+  const exchange = (method: string, path: string, body?: unknown) =>
+    exchangeOnce(doFetch, `${base}${path}`, jsonInit(method, headers, body), timeoutMs);
 
   /** HTTP status → ProviderError; `on404` is what a 404 means for this call. */
   function httpError(what: string, { status, headers }: Answer, on404: string): ProviderError {
     const message = `${what}: HTTP ${status}`;
-    if (status === 429) {
-      const retryAfter = retryAfterMs(headers, fallbackWait);
-      return new ProviderError(message, "rate_limited", { status, retryAfterMs: retryAfter });
-    }
-    if (status >= 500) return new ProviderError(message, "retryable", { status });
+    const transient = transientError(message, status, retryAfterMs(headers, fallbackWait));
+    if (transient) return transient;
     const text =
       status === 401 || status === 403 ? M.keyRejected : status === 404 ? on404 : M.failed;
     return fatal(message, text, status);
   }
-  const transportError = (what: string, phase: Phase) =>
-    new ProviderError(`${what}: ${phase === "timeout" ? "timeout" : "network error"}`, "retryable");
 
   async function readTask(what: string, taskId: string): Promise<Json> {
     const answer = await exchange("GET", `/v1/tasks/${taskId}`);
@@ -247,15 +199,9 @@ export function createRunwayProvider(options: RunwayProviderOptions): Generation
       checkIds(request.endpoint);
       const what = `runway submit ${request.endpoint}`;
       const answer = await exchange("POST", `/${request.endpoint}`, request.input);
-      if (answer === "not_sent") throw transportError(what, answer);
-      const unknown = (reason: SubmitOutcomeUnknownError["reason"], status?: number) =>
-        new SubmitOutcomeUnknownError(`${what}: ${reason}`, reason, {
-          userMessage: M.outcomeUnknown,
-          ...(status === undefined ? {} : { status }),
-        });
-      if (typeof answer === "string") {
-        throw unknown(answer === "timeout" ? "timeout" : "connection_lost");
-      }
+      if (typeof answer === "string") throw submitPhaseError(what, answer, M.outcomeUnknown);
+      const unknown = (reason: "bad_answer" | "server_error", status: number) =>
+        outcomeUnknown(what, reason, M.outcomeUnknown, status);
       const { status } = answer;
       const body = parseJson(answer.text);
       if (is2xx(status)) {
