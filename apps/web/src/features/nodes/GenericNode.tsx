@@ -10,6 +10,7 @@ import { RunControls } from "../runs/RunControls.tsx";
 import { ParamField } from "./ParamField.tsx";
 import { countRender } from "./render-counts.ts";
 import { fieldsOf } from "./schema-fields.ts";
+import { SpecialContent } from "./special/SpecialContent.tsx";
 import { UploadProgress } from "./UploadProgress.tsx";
 import { MediaPreview } from "./viewers/MediaPreview.tsx";
 
@@ -160,6 +161,7 @@ export const GenericNode = memo(function GenericNode({
           ) : null}
         </div>
       ) : null}
+      <SpecialContent id={id} type={type} data={data} />
       <section className="node-output" aria-label="Output">
         <MediaPreview outputs={data.outputs} />
         <ResultHistory

@@ -1,0 +1,79 @@
+import { lazy, memo, Suspense } from "react";
+import { useDocument } from "../../document/context.tsx";
+import type { CanvasNodeData } from "../../document/types.ts";
+
+const Markdown = lazy(() => import("./Markdown.tsx"));
+
+const ARROWS: Record<string, string> = { left: "←", right: "→", up: "↑", down: "↓" };
+
+/** The text wired into a node's first input (a Text node's own text), or null. */
+function useIncomingText(id: string): string | null {
+  return useDocument((state) => {
+    const edge = state.edges.find((candidate) => candidate.target === id);
+    const source = edge ? state.nodes.find((node) => node.id === edge.source) : undefined;
+    if (!source) return null;
+    const handle = edge?.sourceHandle ?? "text";
+    const value =
+      source.data.outputValues?.[handle]?.value ??
+      source.data.outputs?.text ??
+      (source.type === "text" ? source.data.inputValues?.text?.value : undefined);
+    return typeof value === "string" ? value : null;
+  });
+}
+
+const own = (data: CanvasNodeData, name: string) => {
+  const value = data.inputValues?.[name]?.value;
+  return typeof value === "string" ? value : "";
+};
+
+function MarkdownView({ text, empty }: { text: string; empty: string }) {
+  if (!text.trim()) return <span className="muted">{empty}</span>;
+  return (
+    <Suspense fallback={<p className="muted">{text.slice(0, 200)}</p>}>
+      <Markdown text={text} />
+    </Suspense>
+  );
+}
+
+function MarkdownViewerContent({ id, data }: { id: string; data: CanvasNodeData }) {
+  const incoming = useIncomingText(id);
+  return <MarkdownView text={incoming ?? own(data, "text")} empty="Nothing to show yet" />;
+}
+
+/**
+ * What notes, annotations and the markdown viewer show besides their fields: formatted
+ * text, never raw HTML.
+ */
+export const SpecialContent = memo(function SpecialContent({
+  id,
+  type,
+  data,
+}: {
+  id: string;
+  type: string;
+  data: CanvasNodeData;
+}) {
+  if (type === "notepad")
+    return (
+      <section className="node-special" aria-label="Notes">
+        <MarkdownView text={own(data, "text")} empty="Write notes above (markdown works)" />
+      </section>
+    );
+  if (type === "markdown-viewer")
+    return (
+      <section className="node-special" aria-label="Rendered markdown">
+        <MarkdownViewerContent id={id} data={data} />
+      </section>
+    );
+  if (type === "annotation") {
+    const arrow = ARROWS[own(data, "arrow")] ?? "";
+    return (
+      <section className="node-special annotation-label" aria-label="Annotation">
+        {arrow && own(data, "arrow") !== "right" ? <span aria-hidden="true">{arrow} </span> : null}
+        {own(data, "text") || <span className="muted">Label</span>}
+        {own(data, "arrow") === "right" ? <span aria-hidden="true"> {arrow}</span> : null}
+      </section>
+    );
+  }
+  return null;
+});
