@@ -111,6 +111,34 @@ test.describe("dropping files on the canvas", () => {
     });
   });
 
+  test("images dropped on an Image Container fill its gallery; Run passes them on", async ({
+    page,
+  }) => {
+    const canvas = new CanvasPage(page);
+    await canvas.open();
+    await canvas.signUp("gallery");
+    const gallery = await canvas.add("Image Container");
+    await canvas.drag(gallery, 250, 0);
+    const target = canvas.node(gallery).locator(".node-header");
+    for (const name of ["one.png", "two.png"]) {
+      const transfer = await transferOf(page, name);
+      for (const type of ["dragenter", "dragover", "drop"])
+        await target.dispatchEvent(type, { dataTransfer: transfer });
+      await expect(canvas.edges()).toHaveCount(name === "one.png" ? 1 : 2, { timeout: 20_000 });
+    }
+    const grid = canvas.node(gallery).getByRole("list", { name: "Gallery" });
+    await expect(grid.locator("img")).toHaveCount(2);
+    await expect(
+      canvas.node(gallery).getByRole("button", { name: "Download all (2)" }),
+    ).toBeVisible();
+    await canvas.node(gallery).getByRole("button", { name: "Run", exact: true }).click();
+    await expect(canvas.node(gallery).locator(".status-pill")).toHaveText("Done", {
+      timeout: 30_000,
+    });
+    await expect(grid.locator("img")).toHaveCount(2);
+    await canvas.shot("gallery");
+  });
+
   test("a dropped .txt file is refused with SPEC's message", async ({ page }) => {
     const canvas = new CanvasPage(page);
     await canvas.open();

@@ -1,6 +1,7 @@
 import { lazy, memo, Suspense } from "react";
 import { useDocument } from "../../document/context.tsx";
 import type { CanvasNodeData } from "../../document/types.ts";
+import { Gallery } from "./Gallery.tsx";
 
 const Markdown = lazy(() => import("./Markdown.tsx"));
 
@@ -53,6 +54,12 @@ export const SpecialContent = memo(function SpecialContent({
   type: string;
   data: CanvasNodeData;
 }) {
+  if (type.endsWith("container"))
+    return (
+      <section className="node-special" aria-label="Collected media">
+        <Gallery id={id} type={type} items={data.outputs?.items} />
+      </section>
+    );
   if (type === "notepad")
     return (
       <section className="node-special" aria-label="Notes">
