@@ -50,13 +50,14 @@ test.describe("notes, annotations and markdown", () => {
     await canvas.drag(text, -350, -100);
     const viewer = await canvas.add("Markdown");
     await canvas.drag(viewer, 80, -120);
-    await canvas.connect(text, "text", viewer, "text");
     await canvas
       .node(text)
       .getByRole("textbox", { name: "Text" })
       .fill(
         "# Plan\n\n| shot | lens |\n|---|---|\n| wide | 24mm |\n\n[docs](https://example.com/guide)",
       );
+    await canvas.connect(text, "text", viewer, "text");
+    await expect(canvas.edges()).toHaveCount(1);
     const rendered = canvas.node(viewer).getByRole("region", { name: "Rendered markdown" });
     await expect(rendered.locator("h1")).toHaveText("Plan");
     await expect(rendered.locator("td")).toHaveText(["wide", "24mm"]);
@@ -82,8 +83,9 @@ test.describe("notes, annotations and markdown", () => {
     await canvas.drag(text, 60, -160);
     const viewer = await canvas.add("Markdown");
     await canvas.drag(viewer, 420, -100);
-    await canvas.connect(text, "text", viewer, "text");
     await canvas.node(text).getByRole("textbox", { name: "Text" }).fill(XSS_CORPUS);
+    await canvas.connect(text, "text", viewer, "text");
+    await expect(canvas.edges()).toHaveCount(1);
     const notes = canvas.node(note).getByRole("region", { name: "Notes" });
     const rendered = canvas.node(viewer).getByRole("region", { name: "Rendered markdown" });
     await expect(rendered.getByText("markdown link")).toBeVisible();
