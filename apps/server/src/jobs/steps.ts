@@ -71,7 +71,7 @@ export async function runStep(deps: StepDeps, jobId: string, token: string): Pro
       case "submitted":
         return await poll(deps, job, again);
       case "fetching":
-        return await fetchResult(deps, job, again);
+        return await fetchResult(deps, job);
       default:
         return;
     }
@@ -155,7 +155,7 @@ async function poll(deps: StepDeps, job: JobRow, again: (ms: number) => Promise<
       progress: 100,
       queuePosition: null,
     });
-    return fetchResult(deps, { ...job, step: "fetching" }, again);
+    return fetchResult(deps, { ...job, step: "fetching" });
   }
   const changed =
     status.status !== job.status ||
@@ -172,7 +172,8 @@ async function poll(deps: StepDeps, job: JobRow, again: (ms: number) => Promise<
   return again(deps.providers.pollMs(job.provider));
 }
 
-async function fetchResult(deps: StepDeps, job: JobRow, again: (ms: number) => Promise<void>) {
+/** Fetches the result and stores its media; nothing follows a stored result. */
+async function fetchResult(deps: StepDeps, job: JobRow) {
   const provider = deps.providers.get(job.provider);
   const definition = getNodeDefinition(job.model);
   if (!provider || !job.providerRequestId || !definition) return;
@@ -183,7 +184,6 @@ async function fetchResult(deps: StepDeps, job: JobRow, again: (ms: number) => P
   const stored = await storeResultMedia(deps.sink, job, result.media);
   const { outputs, outputValues } = presentOutputs(definition, stored, result.values);
   await finish(deps, job, { status: "COMPLETED", outputs, outputValues });
-  void again; // nothing follows a stored result
 }
 
 async function handleFailure(

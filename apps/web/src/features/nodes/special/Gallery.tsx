@@ -1,7 +1,7 @@
 import { mediaUrlOf } from "@atelier/core";
 import { memo } from "react";
 import { useDocument } from "../../document/context.tsx";
-import type { CanvasNode } from "../../document/types.ts";
+import { gatherInputs } from "../../runs/gather-inputs.ts";
 
 const KIND_OF_TYPE: Record<string, "image" | "video" | "audio" | "model"> = {
   container: "image",
@@ -10,32 +10,12 @@ const KIND_OF_TYPE: Record<string, "image" | "video" | "audio" | "model"> = {
   "3d-container": "model",
 };
 
-/** The first media URL a wired source offers (its output values, then its outputs). */
-function urlOf(source: CanvasNode, handle: string | null | undefined): string | null {
-  const candidates = [
-    handle ? source.data.outputValues?.[handle]?.value : undefined,
-    ...Object.values(source.data.outputValues ?? {}).map((entry) => entry?.value),
-    ...Object.values(source.data.outputs ?? {}),
-  ];
-  for (const candidate of candidates) {
-    const url = mediaUrlOf(Array.isArray(candidate) ? candidate[0] : candidate);
-    if (url && /^(https?:|\/api\/media\/)/.test(url)) return url;
-  }
-  return null;
-}
-
-/** The media wired into a container, in wiring order (joined to one string so it compares cheaply). */
+/** The media wired into a container, in wiring order (joined so the selector compares cheaply). */
 function useIncomingMedia(id: string): string[] {
-  const joined = useDocument((state) =>
-    state.edges
-      .filter((edge) => edge.target === id)
-      .map((edge) => {
-        const source = state.nodes.find((node) => node.id === edge.source);
-        return source ? urlOf(source, edge.sourceHandle) : null;
-      })
-      .filter((url): url is string => Boolean(url))
-      .join("\n"),
-  );
+  const joined = useDocument((state) => {
+    const media = gatherInputs(state.nodes, state.edges, id).inputs.media;
+    return (Array.isArray(media) ? media : media ? [media] : []).join("\n");
+  });
   return joined ? joined.split("\n") : [];
 }
 

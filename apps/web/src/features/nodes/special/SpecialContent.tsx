@@ -1,24 +1,18 @@
 import { lazy, memo, Suspense } from "react";
 import { useDocument } from "../../document/context.tsx";
 import type { CanvasNodeData } from "../../document/types.ts";
+import { gatherInputs } from "../../runs/gather-inputs.ts";
 import { Gallery } from "./Gallery.tsx";
 
 const Markdown = lazy(() => import("./Markdown.tsx"));
 
 const ARROWS: Record<string, string> = { left: "←", right: "→", up: "↑", down: "↓" };
 
-/** The text wired into a node's first input (a Text node's own text), or null. */
+/** The text wired into the node's `text` input, or null. */
 function useIncomingText(id: string): string | null {
   return useDocument((state) => {
-    const edge = state.edges.find((candidate) => candidate.target === id);
-    const source = edge ? state.nodes.find((node) => node.id === edge.source) : undefined;
-    if (!source) return null;
-    const handle = edge?.sourceHandle ?? "text";
-    const value =
-      source.data.outputValues?.[handle]?.value ??
-      source.data.outputs?.text ??
-      (source.type === "text" ? source.data.inputValues?.text?.value : undefined);
-    return typeof value === "string" ? value : null;
+    const text = gatherInputs(state.nodes, state.edges, id).inputs.text;
+    return typeof text === "string" ? text : null;
   });
 }
 
