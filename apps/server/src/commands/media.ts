@@ -4,8 +4,7 @@ import type { AppDb } from "../db/client.ts";
 import { workflowMediaManifest } from "../db/schema.ts";
 import type { BlobStore } from "../storage/blob-store.ts";
 
-/** The workflow id a signed-out user uploads for: their one temporary, local workflow. */
-export const TEMPORARY_WORKFLOW_ID = "temporary";
+export { TEMPORARY_WORKFLOW_ID } from "@atelier/core";
 export const ANONYMOUS_FOLDER = "anonymous";
 
 /** `{owner}/{workflowId}/{timestamp}-{random}.{ext}`; the random part makes URLs unguessable. */

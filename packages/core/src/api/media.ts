@@ -14,3 +14,6 @@ export const MEDIA_ERRORS = {
   uploadFailed: "Failed to upload media",
   storageUploadFailed: "Failed to upload media to storage",
 } as const;
+
+/** The workflow id of a browser's unsaved workflow: uploads and results for it go here. */
+export const TEMPORARY_WORKFLOW_ID = "temporary";

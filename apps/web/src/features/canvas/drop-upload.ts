@@ -5,6 +5,7 @@ import {
   kindsOfExtension,
   type MediaKind,
   type PortType,
+  TEMPORARY_WORKFLOW_ID,
   validateUpload,
 } from "@atelier/core";
 import { ApiError, api } from "../../services/api.ts";
@@ -21,7 +22,7 @@ import { usePreferences } from "../preferences/store.ts";
 import { notify } from "./notify.ts";
 
 /** The workflow a signed-out user (or an unsaved workflow) uploads for (SPEC §6). */
-export const TEMPORARY_WORKFLOW_ID = "temporary";
+export { TEMPORARY_WORKFLOW_ID };
 
 /** SPEC §8: the message of an upload that failed after its retries. */
 export const UPLOAD_FAILED = "Failed to upload media";
