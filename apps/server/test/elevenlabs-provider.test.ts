@@ -1,115 +1,37 @@
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  createElevenLabsProvider,
-  type ElevenLabsProviderOptions,
   ElevenLabsResultLostError,
-  type FetchInput,
   ELEVENLABS_USER_MESSAGES as MSG,
 } from "../src/providers/elevenlabs/elevenlabs-provider.ts";
+import { FAKE_MP3, FAKE_PREMADE_VOICE as RACHEL } from "./fakes/elevenlabs-server.ts";
 import {
-  type GenerationProvider,
-  type NodeRun,
-  ProviderError,
-  SubmitOutcomeUnknownError,
-} from "../src/providers/provider.ts";
-import { OutboundFetchError } from "../src/providers/safe-fetch.ts";
-import {
-  FAKE_MP3,
-  type FakeElevenLabs,
-  type FakeElevenLabsFault,
-  type FakeElevenLabsRoute,
-  FAKE_PREMADE_VOICE as RACHEL,
-  startFakeElevenLabs,
-} from "./fakes/elevenlabs-server.ts";
-import { wavBytes } from "./helpers/files.ts";
-
-let el: FakeElevenLabs;
-beforeAll(async () => {
-  el = await startFakeElevenLabs();
-});
-afterAll(() => el.close());
-
-const TTS = "v1/text-to-speech";
-const SFX = "v1/sound-generation";
-const CLONE = "v1/voices/add";
-const ISOLATE = "v1/audio-isolation";
-const AUDIO_PORTS = [{ id: "audio", type: "audio" }];
-const CLONE_PORTS = [
-  { id: "voiceId", type: "text" },
-  { id: "audio", type: "audio" },
-];
-const SAMPLE_URL = "https://media.example/api/media/file/u1/sample.wav";
-const SAMPLE = wavBytes(1600);
-
-/** Serves SAMPLE for every URL and records what was asked. */
-function inputs() {
-  const asked: string[] = [];
-  const fetchInput: FetchInput = async (url) => {
-    asked.push(url);
-    return { bytes: new Uint8Array(SAMPLE), contentType: "audio/wav" };
-  };
-  return { asked, fetchInput };
-}
-const provider = (extra: Partial<ElevenLabsProviderOptions> = {}) =>
-  createElevenLabsProvider({
-    key: el.key,
-    baseUrl: el.url,
-    fetchInput: inputs().fetchInput,
-    ...extra,
-  });
-const run = (endpoint: string, inputs: NodeRun["inputs"], params: NodeRun["params"] = {}) => ({
-  nodeType: { [TTS]: "elevenlabs-v3", [SFX]: "elevenlabs-sfx", [CLONE]: "voice-clone" }[
-    endpoint
-  ] as string,
-  endpoint,
+  AUDIO_PORTS,
+  build,
+  CLONE,
+  CLONE_PARAMS,
+  CLONE_PORTS,
+  callsDuring,
+  el,
+  failure,
+  ISOLATE,
   inputs,
-  params,
-});
-const build = (r: NodeRun) => createElevenLabsProvider({ key: "k" }).buildInput(r);
-const V3 = { text: "", voice: "Rachel", stability: "0.5", languageCode: "", seed: null };
-const SFX_PARAMS = { prompt: "", durationSeconds: 5, promptInfluence: 0.3, loop: false };
-const CLONE_PARAMS = {
-  name: "My voice",
-  text: "Hello! This is my cloned voice.",
-  removeBackgroundNoise: true,
-};
-const runs = {
-  tts: (params = {}) => run(TTS, { text: "Hello there" }, { ...V3, ...params }),
-  sfx: () => run(SFX, { prompt: "A door creaks" }, SFX_PARAMS),
-  clone: () => run(CLONE, { media: SAMPLE_URL }, CLONE_PARAMS),
-  isolation: () => run(ISOLATE, { media: SAMPLE_URL }),
-};
+  provider,
+  run,
+  runs,
+  SAMPLE,
+  SAMPLE_URL,
+  SFX,
+  SFX_PARAMS,
+  submitRun,
+  TTS,
+  useFakeElevenLabs,
+  V3,
+} from "./helpers/elevenlabs-harness.ts";
 
-/** Builds and submits a node run; returns the request id. */
-async function submitRun(r: NodeRun, p: GenerationProvider = provider()) {
-  const input = p.buildInput(r);
-  return (await p.submit({ endpoint: r.endpoint, input, idempotencyKey: "job" })).requestId;
-}
-/** Calls per route made while `fn` ran. */
-async function callsDuring(fn: () => Promise<unknown>) {
-  const before = { ...el.counters.calls };
-  await fn();
-  const diff = (r: FakeElevenLabsRoute) => el.counters.calls[r] - before[r];
-  return {
-    tts: diff("tts"),
-    sfx: diff("sfx"),
-    voices: diff("voices"),
-    isolation: diff("isolation"),
-  };
-}
-/** The error a promise rejects with; never carrying the key. */
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ProviderError);
-  const e = err as ProviderError;
-  expect(`${e.message} ${e.options.userMessage ?? ""}`).not.toContain(el.key);
-  return e;
-}
+// Request bodies, happy paths and answers kept in memory; faults live in
+// elevenlabs-provider-faults.test.ts.
+useFakeElevenLabs();
+
 /** A PCM16 mono WAV: its header fields and its data length. */
 function readWav(bytes: Uint8Array) {
   const b = Buffer.from(bytes);
@@ -331,172 +253,6 @@ describe("elevenlabs provider: happy paths", () => {
     const calls = await callsDuring(async () => {
       const err = await failure(submitRun(run(ISOLATE, { media: url }), strict));
       expect(err).toMatchObject({ kind: "fatal", options: { userMessage: MSG.input } });
-    });
-    expect(calls.isolation).toBe(0);
-  });
-});
-
-describe("elevenlabs provider: faults", () => {
-  const unknown = (reason: string, userMessage: string = MSG.outcomeUnknown) => ({
-    kind: "fatal",
-    reason,
-    outcomeUnknown: true,
-    options: expect.objectContaining({ userMessage }),
-  });
-  const fatal = (userMessage: string, status: number) => ({
-    kind: "fatal",
-    options: { status, userMessage },
-  });
-  const plain = "The text contains unsupported tags.";
-  const cases: Array<[string, FakeElevenLabsFault, object]> = [
-    ["500", { kind: "http", status: 500 }, { kind: "retryable", options: { status: 500 } }],
-    ["503", { kind: "http", status: 503 }, { kind: "retryable", options: { status: 503 } }],
-    ["502", { kind: "http", status: 502 }, unknown("server_error")],
-    ["504", { kind: "http", status: 504 }, unknown("timeout")],
-    [
-      "429",
-      { kind: "rate_limit" },
-      { kind: "rate_limited", options: { status: 429, retryAfterMs: 7000 } },
-    ],
-    [
-      "429 without Retry-After",
-      { kind: "rate_limit", retryAfter: null, status: "too_many_concurrent_requests" },
-      { kind: "rate_limited", options: { status: 429, retryAfterMs: 5000 } },
-    ],
-    ["hang", { kind: "hang" }, unknown("timeout")],
-    ["reset", { kind: "reset" }, unknown("connection_lost")],
-    ["truncated audio", { kind: "truncated" }, unknown("connection_lost")],
-    ["empty 200", { kind: "empty" }, unknown("bad_answer")],
-    ["400 plain", { kind: "bad_request" }, fatal(plain, 400)],
-    ["422 list", { kind: "bad_request", status: 422 }, fatal("field required", 422)],
-    [
-      "400 structured",
-      { kind: "bad_request", detail: { status: "x", message: { a: 1 } } },
-      fatal(MSG.failed, 400),
-    ],
-    [
-      "400 with a URL",
-      { kind: "bad_request", detail: { message: "See https://elevenlabs.io/x?token=s" } },
-      fatal(MSG.failed, 400),
-    ],
-    [
-      "401 invalid key",
-      {
-        kind: "bad_request",
-        status: 401,
-        detail: { status: "invalid_api_key", message: "Invalid API key" },
-      },
-      fatal(MSG.keyRejected, 401),
-    ],
-    [
-      "403 bare",
-      { kind: "bad_request", status: 403, detail: "Forbidden" },
-      fatal(MSG.keyRejected, 403),
-    ],
-    [
-      "401 missing permission",
-      {
-        kind: "bad_request",
-        status: 401,
-        detail: { status: "missing_permissions", message: "The API key lacks text_to_speech." },
-      },
-      fatal("The API key lacks text_to_speech.", 401),
-    ],
-    ["quota", { kind: "quota_exceeded" }, fatal(MSG.quota, 401)],
-  ];
-
-  it.each(cases)("text-to-speech %s", async (_name, fault, expected) => {
-    el.fault("tts", fault);
-    let err: ProviderError | undefined;
-    const calls = await callsDuring(async () => {
-      err = await failure(submitRun(runs.tts(), provider({ timeoutMs: 300 })));
-    });
-    expect(err).toMatchObject(expected);
-    expect(err instanceof SubmitOutcomeUnknownError).toBe("outcomeUnknown" in expected);
-    expect(calls.tts).toBe(1);
-  });
-
-  const makers = { sfx: runs.sfx, isolation: runs.isolation, voices: runs.clone };
-  it.each<["sfx" | "isolation" | "voices", FakeElevenLabsFault, object]>([
-    ["sfx", { kind: "hang" }, unknown("timeout")],
-    ["sfx", { kind: "quota_exceeded" }, fatal(MSG.quota, 401)],
-    ["isolation", { kind: "truncated" }, unknown("connection_lost")],
-    [
-      "isolation",
-      { kind: "rate_limit", retryAfter: "2" },
-      { kind: "rate_limited", options: { retryAfterMs: 2000 } },
-    ],
-    ["voices", { kind: "http", status: 503 }, { kind: "retryable" }],
-    ["voices", { kind: "malformed" }, unknown("bad_answer", MSG.voiceUnknown)],
-    ["voices", { kind: "truncated" }, unknown("connection_lost", MSG.voiceUnknown)],
-    ["voices", { kind: "bad_request", status: 422 }, fatal("field required", 422)],
-  ])("%s %j", async (route, fault, expected) => {
-    const make = makers[route];
-    el.fault(route, fault);
-    let err: ProviderError | undefined;
-    const calls = await callsDuring(async () => {
-      err = await failure(submitRun(make(), provider({ timeoutMs: 300 })));
-    });
-    expect(err).toMatchObject(expected);
-    expect(calls[route]).toBe(1);
-    expect(calls.tts).toBe(0); // no preview after a failed voices/add
-  });
-
-  it("a failed preview keeps the new voice: voice id without audio, the reason in raw", async () => {
-    el.fault("tts", { kind: "quota_exceeded" });
-    const p = provider();
-    let requestId = "";
-    const calls = await callsDuring(async () => {
-      requestId = await submitRun(runs.clone(), p);
-    });
-    expect(calls).toMatchObject({ voices: 1, tts: 1 });
-    const result = await p.result(CLONE, requestId, { outputs: CLONE_PORTS });
-    expect(result).toMatchObject({ media: [], values: { voiceId: el.voices.at(-1) } });
-    expect(result.raw).toMatchObject({ previewError: MSG.quota });
-  });
-
-  it("a wrong key is rejected without echoing it; an unknown voice shows ElevenLabs' words", async () => {
-    const wrong = await failure(submitRun(runs.tts(), provider({ key: "wrong-secret" })));
-    expect(wrong).toMatchObject(fatal(MSG.keyRejected, 401));
-    expect(wrong.message).not.toContain("wrong-secret");
-    const voice = "Xb7hH8MSUJpSbSDYk0k2";
-    const missing = await failure(submitRun(runs.tts({ voice }), provider()));
-    expect(missing.options.userMessage).toBe(`A voice with the voice_id ${voice} was not found.`);
-    el.fault("tts", { kind: "bad_request", detail: { message: `Key ${el.key} is disabled` } });
-    expect((await failure(submitRun(runs.tts(), provider()))).options.userMessage).toBe(MSG.failed);
-  });
-
-  it("connection refused is retryable: the request provably never left", async () => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise((resolve) => closed.close(resolve));
-    const err = await failure(
-      submitRun(runs.tts(), provider({ baseUrl: `http://127.0.0.1:${port}` })),
-    );
-    expect(err).not.toBeInstanceOf(SubmitOutcomeUnknownError);
-    expect(err.kind).toBe("retryable");
-  });
-
-  it.each<[string, unknown, string, string | undefined]>([
-    ["timeout", new OutboundFetchError("timeout", "t"), "retryable", undefined],
-    ["HTTP 503", new OutboundFetchError("http_error", "h", 503), "retryable", undefined],
-    ["HTTP 404", new OutboundFetchError("http_error", "h", 404), "fatal", MSG.input],
-    ["too large", new OutboundFetchError("too_large", "l"), "fatal", MSG.tooLarge],
-  ])("an input download failing with %s sends nothing", async (_n, thrown, kind, userMessage) => {
-    const p = provider({ fetchInput: () => Promise.reject(thrown) });
-    let err: ProviderError | undefined;
-    const calls = await callsDuring(async () => {
-      err = await failure(submitRun(runs.clone(), p));
-    });
-    expect(err).toMatchObject({ kind, options: userMessage ? { userMessage } : {} });
-    expect(calls).toEqual({ tts: 0, sfx: 0, voices: 0, isolation: 0 });
-  });
-
-  it("an input over the size cap is fatal before anything is sent", async () => {
-    const calls = await callsDuring(async () => {
-      const err = await failure(submitRun(runs.isolation(), provider({ maxInputBytes: 100 })));
-      expect(err).toMatchObject({ kind: "fatal", options: { userMessage: MSG.tooLarge } });
     });
     expect(calls.isolation).toBe(0);
   });
