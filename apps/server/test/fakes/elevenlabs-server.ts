@@ -1,7 +1,16 @@
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { renderAudio } from "../../src/providers/local/media/index.ts";
+import {
+  applyFault as applyCommon,
+  faultQueue,
+  listen,
+  parseBody,
+  readForm,
+  readRaw,
+  retryAfter,
+  sendBytes,
+} from "./fake-http.ts";
 
 /*
  * A fake ElevenLabs API on 127.0.0.1 with the four synchronous calls the adapter makes:
@@ -104,38 +113,29 @@ export async function startFakeElevenLabs(): Promise<FakeElevenLabs> {
   const requests: FakeElevenLabsRequest[] = [];
   const voices: string[] = [];
   const known = new Set([FAKE_PREMADE_VOICE]);
-  const faults = new Map<
-    FakeElevenLabsRoute,
-    Array<{ fault: FakeElevenLabsFault; left: number }>
-  >();
+  const faults = faultQueue<FakeElevenLabsRoute, FakeElevenLabsFault>();
+  const takeFault = faults.take;
   const wav = (rate = 16_000, prompt = "") =>
     renderAudio({ seed: 7, durationSeconds: 0.25, sampleRate: rate, kind: "speech", prompt });
   let base = "";
 
-  const takeFault = (route: FakeElevenLabsRoute) => {
-    const entry = (faults.get(route) ?? []).find((f) => f.left > 0);
-    if (entry) entry.left--;
-    return entry?.fault;
-  };
-
   /** Sends a body, cut in half by a `truncated` fault. */
-  function send(res: ServerResponse, status: number, type: string, body: Buffer, cut = false) {
-    if (!cut) return void res.writeHead(status, { "content-type": type }).end(body);
-    res.writeHead(status, { "content-type": type, "content-length": body.length });
-    res.write(body.subarray(0, Math.floor(body.length / 2)), () => res.socket?.destroy());
-  }
+  const send = (res: ServerResponse, status: number, type: string, body: Buffer, cut = false) =>
+    sendBytes(res, status, type, body, cut ? { kind: "truncated" } : undefined);
   const json = (res: ServerResponse, status: number, body: unknown, cut = false) =>
     send(res, status, "application/json", Buffer.from(JSON.stringify(body)), cut);
   const detail = (status: string, message: string) => ({ detail: { status, message } });
 
   /** Answers faults that replace the whole response; true when the request is handled. */
-  function applyFault(res: ServerResponse, fault?: FakeElevenLabsFault): boolean {
-    switch (fault?.kind) {
+  const applyFault = (res: ServerResponse, fault?: FakeElevenLabsFault) =>
+    applyCommon(res, fault, (f) => vendorFault(res, f));
+  function vendorFault(res: ServerResponse, fault: FakeElevenLabsFault): boolean {
+    switch (fault.kind) {
       case "http":
         json(res, fault.status, detail("internal_error", "An internal error occurred."));
         return true;
       case "rate_limit":
-        if (fault.retryAfter !== null) res.setHeader("retry-after", fault.retryAfter ?? "7");
+        retryAfter(res, fault.retryAfter);
         json(res, 429, detail(fault.status ?? "system_busy", "The system is busy."));
         return true;
       case "bad_request": {
@@ -157,11 +157,6 @@ export async function startFakeElevenLabs(): Promise<FakeElevenLabs> {
           ),
         );
         return true;
-      case "hang":
-        return true;
-      case "reset":
-        res.socket?.destroy();
-        return true;
       case "empty":
         send(res, 200, "audio/mpeg", Buffer.alloc(0));
         return true;
@@ -181,9 +176,7 @@ export async function startFakeElevenLabs(): Promise<FakeElevenLabs> {
     const type = req.headers["content-type"] ?? "";
     if (!type.startsWith("multipart/form-data")) return null;
     try {
-      const form = await new Response(new Uint8Array(raw), {
-        headers: { "content-type": type },
-      }).formData();
+      const form = await readForm(raw, type);
       return [...form].map(([field, v]) =>
         typeof v === "string"
           ? { field, value: v }
@@ -197,30 +190,21 @@ export async function startFakeElevenLabs(): Promise<FakeElevenLabs> {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", base);
     const path = url.pathname;
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks);
+    const raw = await readRaw(req);
     const tts = /^\/v1\/text-to-speech\/([^/]+)$/.exec(path);
     const route: FakeElevenLabsRoute | "other" = path.startsWith("/media/")
       ? "media"
       : tts
         ? "tts"
         : (ROUTES[path] ?? "other");
-    let body: unknown = (await parts(req, raw)) ?? null;
-    if (body === null && raw.length > 0) {
-      try {
-        body = JSON.parse(raw.toString());
-      } catch {
-        body = raw.toString();
-      }
-    }
+    const body: unknown = (await parts(req, raw)) ?? parseBody(raw);
     const authorized = req.headers["xi-api-key"] === key;
     const query = Object.fromEntries(url.searchParams);
     requests.push({ route, method: req.method ?? "", path, query, body, authorized });
     if (route !== "other") counters.calls[route]++;
 
     if (route === "media" && req.method === "GET") {
-      if (applyFault(res, takeFault("media"))) return;
+      if (await applyFault(res, takeFault("media"))) return;
       counters.served.media++;
       return send(res, 200, "audio/wav", wav());
     }
@@ -232,7 +216,7 @@ export async function startFakeElevenLabs(): Promise<FakeElevenLabs> {
       return json(res, 404, { detail: "Not Found" });
     }
     const fault = takeFault(route);
-    if (applyFault(res, fault)) return;
+    if (await applyFault(res, fault)) return;
     const cut = fault?.kind === "truncated";
     const format = query.output_format ?? "mp3_44100_128";
     const fields = Array.isArray(body) ? (body as FakePart[]) : [];
@@ -278,13 +262,8 @@ export async function startFakeElevenLabs(): Promise<FakeElevenLabs> {
     return json(res, 200, { voice_id: id, requires_verification: false }, cut);
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch(() => {
-      if (!res.headersSent) res.writeHead(500).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const http = await listen(handle);
+  base = http.origin;
 
   return {
     url: base,
@@ -292,13 +271,8 @@ export async function startFakeElevenLabs(): Promise<FakeElevenLabs> {
     counters,
     requests,
     voices,
-    fault(route, fault, times = 1) {
-      faults.set(route, [...(faults.get(route) ?? []), { fault, left: times }]);
-    },
+    fault: faults.add,
     mediaUrl: (name = "sample.wav") => `${base}/media/${name}`,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: http.close,
   };
 }

@@ -1,7 +1,20 @@
 import { createHash, generateKeyPairSync, randomUUID, sign } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { glbBytes, mp4Bytes, pngBytes, wavBytes } from "../helpers/files.ts";
+import {
+  applyFault as applyCommon,
+  bump,
+  type ConnectionFault,
+  type DelayFault,
+  faultQueue,
+  isKind,
+  listen,
+  type RateLimitFault,
+  readRaw,
+  retryAfter,
+  sendJson,
+  sendMedia,
+} from "./fake-http.ts";
 
 /*
  * A fake fal.ai on 127.0.0.1 speaking the queue protocol of reference/providers.md, with
@@ -29,15 +42,9 @@ export type FakeRoute = "submit" | "status" | "stream" | "result" | "cancel" | "
 
 export type FakeFault =
   | { kind: "http"; status: 500 | 502 | 503 | 504; errorType?: string; userTimeout?: boolean }
-  | { kind: "rate_limit"; retryAfter?: string }
-  | { kind: "delay"; ms: number }
-  /** Never answers until the client gives up or the fake closes. */
-  | { kind: "hang" }
-  /** Drops the connection without answering. */
-  | { kind: "reset" }
-  /** Declares the full Content-Length, sends half, drops the connection. */
-  | { kind: "truncated" }
-  | { kind: "malformed" }
+  | RateLimitFault
+  | DelayFault
+  | ConnectionFault
   /** Result only: 404, as after fal's retention window. */
   | { kind: "expired" }
   /** Result only: a media URL at a private address. */
@@ -130,15 +137,10 @@ export async function startFakeFal(): Promise<FakeFal> {
   const jobsList: FakeFal["jobs"] = [];
   const jobs = new Map<string, Job>();
   const nextScripts: Array<{ steps: StatusStep[]; result?: ScriptedResult }> = [];
-  const faults = new Map<FakeRoute, Array<{ fault: FakeFault; left: number }>>();
+  const faults = faultQueue<FakeRoute, FakeFault>();
+  const takeFault = faults.take;
   let base = "";
 
-  const takeFault = (route: FakeRoute): FakeFault | undefined => {
-    const list = faults.get(route) ?? [];
-    const entry = list.find((f) => f.left > 0);
-    if (entry) entry.left--;
-    return entry?.fault;
-  };
   const defaultResult = (id: string): ScriptedResult => ({
     status: 200,
     body: {
@@ -151,43 +153,19 @@ export async function startFakeFal(): Promise<FakeFal> {
     return { response_url: prefix, status_url: `${prefix}/status`, cancel_url: `${prefix}/cancel` };
   };
 
-  /** Sends JSON, mangled by a `truncated`/`malformed` fault when one applies. */
-  function send(res: ServerResponse, status: number, body: unknown, fault?: FakeFault): void {
-    const text = JSON.stringify(body);
-    if (fault?.kind === "malformed") {
-      res.writeHead(status, { "content-type": "application/json" }).end(text.slice(0, -3));
-    } else if (fault?.kind === "truncated") {
-      res.writeHead(status, { "content-type": "application/json", "content-length": text.length });
-      res.write(text.slice(0, Math.floor(text.length / 2)), () => res.socket?.destroy());
-    } else {
-      res.writeHead(status, { "content-type": "application/json" }).end(text);
-    }
-  }
-
+  const send = sendJson;
   /** Answers faults that replace the whole response; true when the request is handled. */
-  async function applyFault(res: ServerResponse, fault: FakeFault | undefined): Promise<boolean> {
-    if (!fault) return false;
-    switch (fault.kind) {
-      case "http":
-        if (fault.userTimeout) res.setHeader("x-fal-request-timeout-type", "user");
-        send(res, fault.status, { detail: "Upstream failure", error_type: fault.errorType });
-        return true;
-      case "rate_limit":
-        res.setHeader("retry-after", fault.retryAfter ?? "7");
+  const applyFault = (res: ServerResponse, fault: FakeFault | undefined) =>
+    applyCommon(res, fault, (f) => {
+      if (f.kind === "http") {
+        if (f.userTimeout) res.setHeader("x-fal-request-timeout-type", "user");
+        send(res, f.status, { detail: "Upstream failure", error_type: f.errorType });
+      } else if (f.kind === "rate_limit") {
+        retryAfter(res, f.retryAfter);
         send(res, 429, { detail: "Too many requests" });
-        return true;
-      case "delay":
-        await new Promise((resolve) => setTimeout(resolve, fault.ms));
-        return false;
-      case "hang":
-        return true;
-      case "reset":
-        res.socket?.destroy();
-        return true;
-      default:
-        return false;
-    }
-  }
+      } else return false;
+      return true;
+    });
 
   function statusBody(job: Job, step: StatusStep) {
     return {
@@ -228,8 +206,7 @@ export async function startFakeFal(): Promise<FakeFal> {
       const ext = path.split(".").pop() ?? "";
       const file = files[ext];
       if (!file) return send(res, 404, { detail: "Not found" });
-      res.writeHead(200, { "content-type": MEDIA_TYPES[ext], "content-length": file.length });
-      return void res.end(file);
+      return sendMedia(res, MEDIA_TYPES[ext] as string, file);
     }
     if (req.headers.authorization !== `Key ${key}`) {
       counters.unauthorized++;
@@ -241,14 +218,11 @@ export async function startFakeFal(): Promise<FakeFal> {
         return send(res, 404, { detail: "Not found" });
       }
       const endpoint = path.slice(1);
-      counters.submits[endpoint] = (counters.submits[endpoint] ?? 0) + 1;
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
+      bump(counters.submits, endpoint);
+      const raw = await readRaw(req);
       const fault = takeFault("submit");
-      if (fault && ["http", "rate_limit", "reset"].includes(fault.kind)) {
-        await applyFault(res, fault);
-        return;
-      }
+      if (isKind(fault, ["http", "rate_limit", "reset"]))
+        return void (await applyFault(res, fault));
       const script = nextScripts.shift();
       const id = randomUUID();
       const job: Job = {
@@ -262,7 +236,7 @@ export async function startFakeFal(): Promise<FakeFal> {
       };
       jobs.set(id, job);
       counters.created++;
-      const input = chunks.length > 0 ? JSON.parse(Buffer.concat(chunks).toString()) : null;
+      const input = raw.length > 0 ? JSON.parse(raw.toString()) : null;
       const webhookUrl = url.searchParams.get("fal_webhook");
       jobsList.push({ requestId: id, endpoint, input, webhookUrl });
       if (await applyFault(res, fault)) return;
@@ -273,8 +247,7 @@ export async function startFakeFal(): Promise<FakeFal> {
     const job = jobs.get(id);
     const route = ROUTES[action ?? ""] ?? "result";
     if (route === "status" || route === "result") {
-      const perId = route === "status" ? counters.status : counters.results;
-      perId[id] = (perId[id] ?? 0) + 1;
+      bump(route === "status" ? counters.status : counters.results, id);
     } else counters[route === "stream" ? "streams" : "cancels"]++;
     const fault = takeFault(route);
     if (await applyFault(res, fault)) return;
@@ -313,13 +286,8 @@ export async function startFakeFal(): Promise<FakeFal> {
     return send(res, 405, { detail: "Method not allowed" });
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch(() => {
-      if (!res.headersSent) res.writeHead(500).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const http = await listen(handle);
+  base = http.origin;
 
   return {
     url: base,
@@ -332,9 +300,7 @@ export async function startFakeFal(): Promise<FakeFal> {
       if (!job) throw new Error(`fake fal: no request ${target}`);
       Object.assign(job, { steps, at: 0, completed: false, ...(result ? { result } : {}) });
     },
-    fault(route, fault, times = 1) {
-      faults.set(route, [...(faults.get(route) ?? []), { fault, left: times }]);
-    },
+    fault: faults.add,
     mediaUrl: (name) => `${base}/media/${name}`,
     async sendWebhook({ url, requestId, variant = "valid", status = "OK", payload }) {
       const body = JSON.stringify({
@@ -361,9 +327,6 @@ export async function startFakeFal(): Promise<FakeFal> {
       }
       return statuses;
     },
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: http.close,
   };
 }

@@ -1,7 +1,20 @@
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { mp4Bytes, pngBytes } from "../helpers/files.ts";
+import {
+  applyFault as applyCommon,
+  bump,
+  type ConnectionFault,
+  type DelayFault,
+  faultQueue,
+  isKind,
+  listen,
+  readRaw,
+  sendBytes,
+  sendJson,
+  sendMedia,
+  retryAfter as setRetryAfter,
+} from "./fake-http.ts";
 
 /*
  * A fake Gemini API on 127.0.0.1 (reference/providers.md, Google): generateContent (text, or
@@ -29,14 +42,8 @@ export type FakeGoogleFault =
   | { kind: "http"; status: 400 | 401 | 403 | 404 | 500 | 503 | 504; message?: string }
   /** 429; `retryAfter` as a header (default "7" unless `retryDelay`), `retryDelay` as RetryInfo. */
   | { kind: "rate_limit"; retryAfter?: string; retryDelay?: string }
-  | { kind: "delay"; ms: number }
-  /** Never answers until the client gives up or the fake closes. */
-  | { kind: "hang" }
-  /** Drops the connection without answering. */
-  | { kind: "reset" }
-  /** Declares the full Content-Length, sends half, drops the connection. */
-  | { kind: "truncated" }
-  | { kind: "malformed" }
+  | DelayFault
+  | ConnectionFault
   /** 404 NOT_FOUND, as for an operation or file Google no longer knows. */
   | { kind: "lost" };
 
@@ -109,61 +116,36 @@ export async function startFakeGoogle(): Promise<FakeGoogle> {
   const operations = new Map<string, Operation>();
   const nextScripts: OperationStep[][] = [];
   const answers: unknown[] = [];
-  const faults = new Map<FakeGoogleRoute, Array<{ fault: FakeGoogleFault; left: number }>>();
+  const faults = faultQueue<FakeGoogleRoute, FakeGoogleFault>();
+  const takeFault = faults.take;
   let base = "";
   const videoUrl = (id: string) => `${base}/v1beta/files/${id}:download?alt=media`;
 
-  const takeFault = (route: FakeGoogleRoute): FakeGoogleFault | undefined => {
-    const entry = (faults.get(route) ?? []).find((f) => f.left > 0);
-    if (entry) entry.left--;
-    return entry?.fault;
-  };
   const googleError = (status: number, message: string, details?: unknown[]) => ({
     error: { code: status, message, status: CODES[status] ?? "UNKNOWN", details },
   });
 
-  /** Sends a body, mangled by a `truncated`/`malformed` fault when one applies. */
+  /** Sends a body (an MP4 when bytes), mangled by a `truncated`/`malformed` fault. */
   function send(res: ServerResponse, status: number, body: unknown, fault?: FakeGoogleFault) {
-    const data = Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body));
-    const type = Buffer.isBuffer(body) ? "video/mp4" : "application/json; charset=UTF-8";
-    if (fault?.kind === "malformed") {
-      res.writeHead(status, { "content-type": type }).end(data.subarray(0, -3));
-    } else if (fault?.kind === "truncated") {
-      res.writeHead(status, { "content-type": type, "content-length": data.length });
-      res.write(data.subarray(0, Math.floor(data.length / 2)), () => res.socket?.destroy());
-    } else {
-      res.writeHead(status, { "content-type": type, "content-length": data.length }).end(data);
-    }
+    if (Buffer.isBuffer(body)) return sendBytes(res, status, "video/mp4", body, fault);
+    sendJson(res, status, body, fault, "application/json; charset=UTF-8");
   }
 
   /** Answers faults that replace the whole response; true when the request is handled. */
-  async function applyFault(res: ServerResponse, fault: FakeGoogleFault | undefined) {
-    switch (fault?.kind) {
-      case "http":
-        send(res, fault.status, googleError(fault.status, fault.message ?? "Upstream failure"));
-        return true;
-      case "rate_limit": {
-        const { retryAfter, retryDelay } = fault;
-        if (retryAfter ?? !retryDelay) res.setHeader("retry-after", retryAfter ?? "7");
+  const applyFault = (res: ServerResponse, fault: FakeGoogleFault | undefined) =>
+    applyCommon(res, fault, (f) => {
+      if (f.kind === "http") {
+        send(res, f.status, googleError(f.status, f.message ?? "Upstream failure"));
+      } else if (f.kind === "rate_limit") {
+        const { retryAfter, retryDelay } = f;
+        if (retryAfter ?? !retryDelay) setRetryAfter(res, retryAfter);
         const info = { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay };
         send(res, 429, googleError(429, "Quota exceeded", retryDelay ? [info] : undefined));
-        return true;
-      }
-      case "delay":
-        await new Promise((resolve) => setTimeout(resolve, fault.ms));
-        return false;
-      case "hang":
-        return true;
-      case "reset":
-        res.socket?.destroy();
-        return true;
-      case "lost":
+      } else if (f.kind === "lost") {
         send(res, 404, googleError(404, "Requested entity was not found."));
-        return true;
-      default:
-        return false;
-    }
-  }
+      } else return false;
+      return true;
+    });
 
   function defaultAnswer(model: string, body: unknown) {
     const request = body as {
@@ -198,13 +180,11 @@ export async function startFakeGoogle(): Promise<FakeGoogle> {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? "/", base).pathname;
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = await readRaw(req);
     if (req.method === "GET" && /^\/inputs\/[\w-]+\.png$/.test(path)) {
       counters.inputs++;
       if (await applyFault(res, takeFault("input"))) return;
-      res.writeHead(200, { "content-type": "image/png", "content-length": png.length });
-      return void res.end(png);
+      return sendMedia(res, "image/png", png);
     }
     const given = req.headers["x-goog-api-key"];
     if (given !== key) {
@@ -233,17 +213,17 @@ export async function startFakeGoogle(): Promise<FakeGoogle> {
     const call = /^\/v1beta\/models\/([\w.-]+):(generateContent|predictLongRunning)$/.exec(path);
     if (call && req.method === "POST") {
       const [, model = "", method = ""] = call;
-      counters.calls[model] = (counters.calls[model] ?? 0) + 1;
+      bump(counters.calls, model);
       let body: unknown;
       try {
-        body = JSON.parse(Buffer.concat(chunks).toString() || "{}");
+        body = JSON.parse(raw.toString() || "{}");
       } catch {
         return send(res, 400, googleError(400, "Invalid JSON payload received."));
       }
       requests.push({ model, method, body });
       const route = method === "generateContent" ? "generate" : "predict";
       const fault = takeFault(route);
-      if (fault && ["http", "rate_limit", "reset", "lost"].includes(fault.kind)) {
+      if (isKind(fault, ["http", "rate_limit", "reset", "lost"])) {
         return void (await applyFault(res, fault));
       }
       let answer: unknown;
@@ -264,7 +244,7 @@ export async function startFakeGoogle(): Promise<FakeGoogle> {
       const [, name = "", id = "", cancel] = opMatch;
       const op = operations.get(id);
       if (cancel) counters.cancels++;
-      else counters.polls[name] = (counters.polls[name] ?? 0) + 1;
+      else bump(counters.polls, name);
       const fault = takeFault(cancel ? "cancel" : "operation");
       if (await applyFault(res, fault)) return;
       if (!op || op.name !== name) return send(res, 404, googleError(404, "Operation not found"));
@@ -277,13 +257,8 @@ export async function startFakeGoogle(): Promise<FakeGoogle> {
     send(res, 404, googleError(404, "Not found"));
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch(() => {
-      if (!res.headersSent) res.writeHead(500).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const http = await listen(handle);
+  base = http.origin;
 
   return {
     url: base,
@@ -297,14 +272,9 @@ export async function startFakeGoogle(): Promise<FakeGoogle> {
       Object.assign(op, { steps, at: 0 });
     },
     respond: (body) => void answers.push(body),
-    fault(route, fault, times = 1) {
-      faults.set(route, [...(faults.get(route) ?? []), { fault, left: times }]);
-    },
+    fault: faults.add,
     inputUrl: (name) => `${base}/inputs/${name}`,
     videoUrl,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: http.close,
   };
 }

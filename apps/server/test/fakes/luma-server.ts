@@ -1,7 +1,18 @@
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { mp4Bytes, pngBytes } from "../helpers/files.ts";
+import {
+  applyFault,
+  type ConnectionFault,
+  faultQueue,
+  isKind,
+  listen,
+  type RateLimitFault,
+  readRaw,
+  retryAfter,
+  sendJson,
+  sendMedia,
+} from "./fake-http.ts";
 
 /*
  * A fake Luma Dream Machine API on 127.0.0.1 (reference/providers.md, Luma section): Bearer
@@ -23,14 +34,8 @@ export type LumaRoute = "create" | "get" | "delete";
 
 export type LumaFault =
   | { kind: "http"; status: 400 | 403 | 404 | 422 | 500 | 502 | 503 | 504; detail?: unknown }
-  | { kind: "rate_limit"; retryAfter?: string }
-  /** Never answers until the client gives up or the fake closes. */
-  | { kind: "hang" }
-  /** Drops the connection without answering. */
-  | { kind: "reset" }
-  /** Declares the full Content-Length, sends half, drops the connection. */
-  | { kind: "truncated" }
-  | { kind: "malformed" }
+  | RateLimitFault
+  | ConnectionFault
   /** create: a 201 Generation without `id` (the job exists anyway). */
   | { kind: "no_id" }
   /** get: this answer says failed, with `failure_reason` (or `state_reason` when legacy). */
@@ -105,14 +110,9 @@ export async function startFakeLuma(): Promise<FakeLuma> {
   const requests: FakeLuma["requests"] = [];
   const generations = new Map<string, Generation>();
   const nextScripts: Array<{ steps: LumaStep[]; assets?: Record<string, string> }> = [];
-  const faults = new Map<LumaRoute, Array<{ fault: LumaFault; left: number }>>();
+  const faults = faultQueue<LumaRoute, LumaFault>();
+  const takeFault = faults.take;
   let base = "";
-
-  const takeFault = (route: LumaRoute): LumaFault | undefined => {
-    const entry = (faults.get(route) ?? []).find((f) => f.left > 0);
-    if (entry) entry.left--;
-    return entry?.fault;
-  };
 
   /** The Generation object as Luma shows it at `step`. */
   function view(g: Generation, step: LumaStep): Record<string, unknown> {
@@ -133,50 +133,25 @@ export async function startFakeLuma(): Promise<FakeLuma> {
   const current = (g: Generation) =>
     g.steps[Math.min(Math.max(g.at - 1, 0), g.steps.length - 1)] as LumaStep;
 
-  /** Sends JSON, mangled by a `truncated`/`malformed` fault when one applies. */
-  function send(res: ServerResponse, status: number, body: unknown, fault?: LumaFault): void {
-    const text = JSON.stringify(body);
-    if (fault?.kind === "malformed") {
-      res.writeHead(status, { "content-type": "application/json" }).end(text.slice(0, -3));
-    } else if (fault?.kind === "truncated") {
-      res.writeHead(status, { "content-type": "application/json", "content-length": text.length });
-      res.write(text.slice(0, Math.floor(text.length / 2)), () => res.socket?.destroy());
-    } else {
-      res.writeHead(status, { "content-type": "application/json" }).end(text);
-    }
-  }
-
+  const send = sendJson;
   /** Answers faults that replace the whole response; true when the request is handled. */
-  function replaced(res: ServerResponse, fault: LumaFault | undefined): boolean {
-    switch (fault?.kind) {
-      case "http":
-        send(res, fault.status, { detail: fault.detail ?? "Upstream failure" });
-        return true;
-      case "rate_limit":
-        res.setHeader("retry-after", fault.retryAfter ?? "7");
+  const replaced = (res: ServerResponse, fault: LumaFault | undefined) =>
+    applyFault(res, fault, (f) => {
+      if (f.kind === "http") send(res, f.status, { detail: f.detail ?? "Upstream failure" });
+      else if (f.kind === "rate_limit") {
+        retryAfter(res, f.retryAfter);
         send(res, 429, { detail: "Too many requests" });
-        return true;
-      case "hang":
-        return true;
-      case "reset":
-        res.socket?.destroy();
-        return true;
-      default:
-        return false;
-    }
-  }
+      } else return false;
+      return true;
+    });
 
   async function create(req: IncomingMessage, res: ServerResponse, endpoint: string) {
     counters.creates[endpoint] = (counters.creates[endpoint] ?? 0) + 1;
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = await readRaw(req);
     const fault = takeFault("create");
     // Refusals create nothing; every other fault loses the answer of a job that exists.
-    if (fault && ["http", "rate_limit", "reset"].includes(fault.kind)) {
-      replaced(res, fault);
-      return;
-    }
-    const body = JSON.parse(Buffer.concat(chunks).toString() || "{}") as Record<string, unknown>;
+    if (isKind(fault, ["http", "rate_limit", "reset"])) return void (await replaced(res, fault));
+    const body = JSON.parse(raw.toString() || "{}") as Record<string, unknown>;
     const script = nextScripts.shift();
     const id = randomUUID();
     const ext = endpoint.startsWith("generations/image") ? "png" : "mp4";
@@ -206,10 +181,8 @@ export async function startFakeLuma(): Promise<FakeLuma> {
     const asset = /^\/assets\/[\w-]+\.(png|mp4)$/.exec(path);
     if (req.method === "GET" && asset) {
       counters.assets++;
-      const file = files[asset[1] as string] as Buffer;
-      const type = MEDIA_TYPES[asset[1] as string] as string;
-      res.writeHead(200, { "content-type": type, "content-length": file.length });
-      return void res.end(file);
+      const ext = asset[1] as string;
+      return sendMedia(res, MEDIA_TYPES[ext] as string, files[ext] as Buffer);
     }
     if (req.headers.authorization !== `Bearer ${key}`) {
       counters.unauthorized++;
@@ -225,14 +198,14 @@ export async function startFakeLuma(): Promise<FakeLuma> {
     const g = generations.get(id);
     if (req.method === "DELETE") {
       counters.deletes++;
-      if (replaced(res, takeFault("delete"))) return;
+      if (await replaced(res, takeFault("delete"))) return;
       if (!g) return send(res, 404, { detail: "Generation not found" });
       generations.delete(id);
       return void res.writeHead(204).end();
     }
     counters.polls[id] = (counters.polls[id] ?? 0) + 1;
     const fault = takeFault("get");
-    if (replaced(res, fault)) return;
+    if (await replaced(res, fault)) return;
     if (!g) return send(res, 404, { detail: "Generation not found" });
     if (fault?.kind === "failed") {
       const step = { state: "failed", failureReason: fault.reason, legacyReason: fault.legacy };
@@ -246,13 +219,8 @@ export async function startFakeLuma(): Promise<FakeLuma> {
     send(res, 200, view(g, step), fault);
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch(() => {
-      if (!res.headersSent) res.writeHead(500).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const http = await listen(handle);
+  base = http.origin;
 
   return {
     url: base,
@@ -265,9 +233,7 @@ export async function startFakeLuma(): Promise<FakeLuma> {
       if (!g) throw new Error(`fake luma: no generation ${target}`);
       Object.assign(g, { steps, at: 0, ...(assets ? { assets } : {}) });
     },
-    fault(route, fault, times = 1) {
-      faults.set(route, [...(faults.get(route) ?? []), { fault, left: times }]);
-    },
+    fault: faults.add,
     assetUrl: (name) => `${base}/assets/${name}`,
     async sendCallback(id, body) {
       const g = generations.get(id);
@@ -281,9 +247,6 @@ export async function startFakeLuma(): Promise<FakeLuma> {
       });
       return res.status;
     },
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: http.close,
   };
 }

@@ -1,8 +1,23 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import sharp from "sharp";
 import { renderVideo } from "../../src/providers/local/media/index.ts";
+import {
+  applyFault as applyCommon,
+  bump,
+  type ConnectionFault,
+  type DelayFault,
+  faultQueue,
+  imageBytes,
+  isFile,
+  isKind,
+  listen,
+  readBody,
+  sendBytes,
+  sendJson,
+} from "./fake-http.ts";
+
+export type { FakeFile } from "./fake-http.ts";
 
 /*
  * A fake OpenAI API on 127.0.0.1 (base `…/v1`) speaking the parts Atelier uses, after the
@@ -35,14 +50,8 @@ export type FakeOpenAIFault =
   | { kind: "bad_request"; message?: string; code?: string }
   /** 403, by default the organization-verification one. */
   | { kind: "forbidden"; message?: string }
-  | { kind: "delay"; ms: number }
-  /** Never answers until the client gives up or the fake closes. */
-  | { kind: "hang" }
-  /** Drops the connection without answering. */
-  | { kind: "reset" }
-  /** Declares the full Content-Length, sends half, drops the connection. */
-  | { kind: "truncated" }
-  | { kind: "malformed" }
+  | DelayFault
+  | ConnectionFault
   /** Create only: 200 without an `id` (the video is still created). */
   | { kind: "no_id" }
   /** Images only: 200 with an empty `data`. */
@@ -64,14 +73,6 @@ export interface FakeOpenAICounters {
   /** Content downloads served per variant (`video`, `thumbnail`, `cdn`). */
   downloads: Record<string, number>;
   unauthorized: number;
-}
-
-/** A file part of a multipart request. */
-export interface FakeFile {
-  name: string;
-  type: string;
-  size: number;
-  bytes: Buffer;
 }
 
 /** One request as received; the key itself is never recorded. */
@@ -118,6 +119,9 @@ const POLICY =
   "Your request was rejected as a result of our safety system. Your prompt may contain text that is not allowed by our safety system.";
 const VERIFY =
   "Your organization must be verified to use the model `gpt-image-1`. Please go to: https://platform.openai.com/settings/organization/general and click on Verify Organization.";
+const INVALID = "invalid_request_error";
+const RATE = "rate_limit_exceeded";
+const QUOTA = "insufficient_quota";
 const oaiError = (message: string, type: string, code: string | null = null) => ({
   error: { message, type, param: null, code },
 });
@@ -138,123 +142,43 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
   const videoList: FakeOpenAI["videos"] = [];
   const videos = new Map<string, Video>();
   const nextScripts: VideoStep[][] = [];
-  const faults = new Map<FakeOpenAIRoute, Array<{ fault: FakeOpenAIFault; left: number }>>();
+  const faults = faultQueue<FakeOpenAIRoute, FakeOpenAIFault>();
+  const takeFault = faults.take;
   let origin = "";
   let cdnOrigin = "";
 
-  const takeFault = (route: FakeOpenAIRoute): FakeOpenAIFault | undefined => {
-    const entry = (faults.get(route) ?? []).find((f) => f.left > 0);
-    if (entry) entry.left--;
-    return entry?.fault;
-  };
-
   /** Sends a body (JSON unless bytes), mangled by a `truncated`/`malformed` fault. */
   function send(res: ServerResponse, status: number, body: unknown, fault?: FakeOpenAIFault) {
-    const bytes = Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body));
-    const type = Buffer.isBuffer(body) ? undefined : "application/json";
-    const headers = { ...(type ? { "content-type": type } : {}), "content-length": bytes.length };
-    if (fault?.kind === "malformed") {
-      const cut = bytes.subarray(0, -3);
-      res.writeHead(status, { ...headers, "content-length": cut.length }).end(cut);
-    } else if (fault?.kind === "truncated") {
-      res.writeHead(status, headers);
-      res.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => res.socket?.destroy());
-    } else {
-      res.writeHead(status, headers).end(bytes);
-    }
+    if (Buffer.isBuffer(body)) sendBytes(res, status, undefined, body, fault);
+    else sendJson(res, status, body, fault);
   }
 
   /** Answers faults that replace the whole response; true when the request is handled. */
-  async function applyFault(res: ServerResponse, fault?: FakeOpenAIFault): Promise<boolean> {
-    switch (fault?.kind) {
-      case "http":
-        send(res, fault.status, oaiError("The server had an error", "server_error"));
-        return true;
-      case "rate_limit": {
-        const { retryAfter, retryAfterMs, resetRequests } = fault;
-        const none = !retryAfter && !retryAfterMs && !resetRequests;
-        if (retryAfter || none) res.setHeader("retry-after", retryAfter ?? "7");
+  const applyFault = (res: ServerResponse, fault?: FakeOpenAIFault) =>
+    applyCommon(res, fault, (f) => {
+      if (f.kind === "http")
+        send(res, f.status, oaiError("The server had an error", "server_error"));
+      else if (f.kind === "rate_limit") {
+        const { retryAfter, retryAfterMs, resetRequests } = f;
+        if (retryAfter || (!retryAfterMs && !resetRequests)) {
+          res.setHeader("retry-after", retryAfter ?? "7");
+        }
         if (retryAfterMs) res.setHeader("retry-after-ms", retryAfterMs);
         if (resetRequests) res.setHeader("x-ratelimit-reset-requests", resetRequests);
-        send(
-          res,
-          429,
-          oaiError("Rate limit reached for requests", "requests", "rate_limit_exceeded"),
-        );
-        return true;
-      }
-      case "quota":
-        send(
-          res,
-          429,
-          oaiError("You exceeded your current quota.", "insufficient_quota", "insufficient_quota"),
-        );
-        return true;
-      case "bad_request":
-        send(
-          res,
-          400,
-          oaiError(
-            fault.message ?? POLICY,
-            "invalid_request_error",
-            fault.code ?? "moderation_blocked",
-          ),
-        );
-        return true;
-      case "forbidden":
-        send(res, 403, oaiError(fault.message ?? VERIFY, "invalid_request_error"));
-        return true;
-      case "delay":
-        await new Promise((resolve) => setTimeout(resolve, fault.ms));
-        return false;
-      case "hang":
-        return true;
-      case "reset":
-        res.socket?.destroy();
-        return true;
-      default:
-        return false;
-    }
-  }
+        send(res, 429, oaiError("Rate limit reached for requests", "requests", RATE));
+      } else if (f.kind === "quota") {
+        send(res, 429, oaiError("You exceeded your current quota.", QUOTA, QUOTA));
+      } else if (f.kind === "bad_request") {
+        const error = oaiError(f.message ?? POLICY, INVALID, f.code ?? "moderation_blocked");
+        send(res, 400, error);
+      } else if (f.kind === "forbidden") send(res, 403, oaiError(f.message ?? VERIFY, INVALID));
+      else return false;
+      return true;
+    });
   const refusesOutright = (fault?: FakeOpenAIFault) =>
-    !!fault &&
-    ["http", "rate_limit", "quota", "bad_request", "forbidden", "reset"].includes(fault.kind);
+    isKind(fault, ["http", "rate_limit", "quota", "bad_request", "forbidden", "reset"]);
 
-  /** Parses a JSON or multipart body; files become {@link FakeFile}s. */
-  async function readBody(req: IncomingMessage, type: string): Promise<unknown> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks);
-    if (raw.length === 0) return null;
-    if (type.startsWith("multipart/form-data")) {
-      const form = await new Response(raw, { headers: { "content-type": type } }).formData();
-      const out: Record<string, unknown> = {};
-      for (const [name, value] of form.entries()) {
-        const item =
-          typeof value === "string"
-            ? value
-            : {
-                name: value.name,
-                type: value.type,
-                size: value.size,
-                bytes: Buffer.from(await value.arrayBuffer()),
-              };
-        const prev = out[name];
-        out[name] =
-          prev === undefined ? item : Array.isArray(prev) ? [...prev, item] : [prev, item];
-      }
-      return out;
-    }
-    try {
-      return JSON.parse(raw.toString());
-    } catch {
-      return raw.toString();
-    }
-  }
-
-  const isFile = (v: unknown): v is FakeFile => typeof v === "object" && v !== null && "bytes" in v;
-  const bad = (res: ServerResponse, message: string) =>
-    send(res, 400, oaiError(message, "invalid_request_error"));
+  const bad = (res: ServerResponse, message: string) => send(res, 400, oaiError(message, INVALID));
 
   async function images(res: ServerResponse, route: "generations" | "edits", body: unknown) {
     const b = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
@@ -277,11 +201,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       ? String(b.output_format)
       : "png";
     const n = Number(b.n ?? 1);
-    const picture = await sharp({
-      create: { width: 8, height: 8, channels: 3, background: "#e11d48" },
-    })
-      .toFormat(format as "png")
-      .toBuffer();
+    const picture = await imageBytes(format);
     const data =
       fault?.kind === "no_images"
         ? []
@@ -368,16 +288,13 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     });
 
     if (req.method === "GET" && path.startsWith("/cdn/")) {
-      counters.downloads.cdn = (counters.downloads.cdn ?? 0) + 1;
+      bump(counters.downloads, "cdn");
       return send(res, 200, clip.bytes);
     }
     if (!authorized) {
       counters.unauthorized++;
-      return send(
-        res,
-        401,
-        oaiError("Incorrect API key provided.", "invalid_request_error", "invalid_api_key"),
-      );
+      const error = oaiError("Incorrect API key provided.", INVALID, "invalid_api_key");
+      return send(res, 401, error);
     }
     if (
       req.method === "POST" &&
@@ -393,11 +310,11 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     }
     const match = /^\/v1\/videos\/([^/]+)(\/content)?$/.exec(path);
     const video = videos.get(match?.[1] ?? "");
-    const notFound = () => send(res, 404, oaiError("Video not found", "invalid_request_error"));
+    const notFound = () => send(res, 404, oaiError("Video not found", INVALID));
     if (req.method === "GET" && match && !match[2]) {
       counters.calls.video++;
       const id = match[1] as string;
-      counters.polls[id] = (counters.polls[id] ?? 0) + 1;
+      bump(counters.polls, id);
       const fault = takeFault("video");
       if (await applyFault(res, fault)) return;
       if (!video) return notFound();
@@ -417,7 +334,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       if (await applyFault(res, fault)) return;
       if (!video) return notFound();
       if (lastStatus(video) !== "completed")
-        return send(res, 404, oaiError("Video is not ready", "invalid_request_error"));
+        return send(res, 404, oaiError("Video is not ready", INVALID));
       const variant = url.searchParams.get("variant") ?? "video";
       if (fault?.kind === "redirect") {
         return void res.writeHead(302, { location: `${cdnOrigin}/cdn/${video.id}.webm` }).end();
@@ -425,7 +342,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       const file =
         variant === "video" ? clip.bytes : variant === "thumbnail" ? clip.capturedFrame : null;
       if (!file) return bad(res, "Invalid value for 'variant'.");
-      counters.downloads[variant] = (counters.downloads[variant] ?? 0) + 1;
+      bump(counters.downloads, variant);
       res.setHeader("content-type", variant === "video" ? clip.contentType : "image/png");
       return send(res, 200, file, fault);
     }
@@ -440,21 +357,12 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       videos.delete(video.id);
       return send(res, 200, { id: video.id, object: "video.deleted", deleted: true });
     }
-    return send(res, 404, oaiError(`Invalid URL (${req.method} ${path})`, "invalid_request_error"));
+    return send(res, 404, oaiError(`Invalid URL (${req.method} ${path})`, INVALID));
   }
 
-  const listen = async () => {
-    const server = createServer((req, res) => {
-      handle(req, res).catch(() => {
-        if (!res.headersSent) res.writeHead(500).end();
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-  };
-  const api = await listen();
+  const api = await listen(handle);
   // Another port is another origin: what a redirect to a CDN looks like to fetch.
-  const cdn = await listen();
+  const cdn = await listen(handle);
   origin = api.origin;
   cdnOrigin = cdn.origin;
 
@@ -470,14 +378,10 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       if (!video) throw new Error(`fake openai: no video ${target}`);
       Object.assign(video, { steps, at: 0 });
     },
-    fault(route, fault, times = 1) {
-      faults.set(route, [...(faults.get(route) ?? []), { fault, left: times }]);
-    },
+    fault: faults.add,
     async close() {
-      for (const { server } of [api, cdn]) {
-        server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
-      }
+      await api.close();
+      await cdn.close();
     },
   };
 }

@@ -1,7 +1,20 @@
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { mp4Bytes, pngBytes } from "../helpers/files.ts";
+import {
+  applyFault as applyCommon,
+  type ConnectionFault,
+  type DelayFault,
+  faultQueue,
+  isKind,
+  listen,
+  parseBody,
+  type RateLimitFault,
+  readRaw,
+  retryAfter,
+  sendJson,
+  sendMedia,
+} from "./fake-http.ts";
 
 /*
  * A fake Runway API on 127.0.0.1 speaking the task protocol of reference/providers.md:
@@ -33,17 +46,11 @@ export type FakeRunwayRoute = "create" | "task" | "delete" | "media";
 
 export type FakeRunwayFault =
   | { kind: "http"; status: 500 | 502 | 503 | 504 }
-  | { kind: "rate_limit"; retryAfter?: string }
+  | RateLimitFault
   /** Create only: 400 `{ error }` (default a plain sentence). */
   | { kind: "bad_request"; error?: unknown }
-  | { kind: "delay"; ms: number }
-  /** Never answers until the client gives up or the fake closes. */
-  | { kind: "hang" }
-  /** Drops the connection without answering. */
-  | { kind: "reset" }
-  /** Declares the full Content-Length, sends half, drops the connection. */
-  | { kind: "truncated" }
-  | { kind: "malformed" }
+  | DelayFault
+  | ConnectionFault
   /** Create only: 200 without an `id` (the task is still created). */
   | { kind: "no_id" }
   /** Task only: this answer is FAILED. */
@@ -126,56 +133,27 @@ export async function startFakeRunway(options: { now?: () => number } = {}): Pro
   const taskList: FakeRunway["tasks"] = [];
   const tasks = new Map<string, Task>();
   const nextScripts: TaskStep[][] = [];
-  const faults = new Map<FakeRunwayRoute, Array<{ fault: FakeRunwayFault; left: number }>>();
+  const faults = faultQueue<FakeRunwayRoute, FakeRunwayFault>();
+  const takeFault = faults.take;
   let base = "";
 
-  const takeFault = (route: FakeRunwayRoute): FakeRunwayFault | undefined => {
-    const entry = (faults.get(route) ?? []).find((f) => f.left > 0);
-    if (entry) entry.left--;
-    return entry?.fault;
-  };
   const defaultOutput = (task: Task) => [
     `${base}/media/${task.id}.${task.endpoint.endsWith("_image") ? "png" : "mp4"}`,
   ];
 
-  /** Sends JSON, mangled by a `truncated`/`malformed` fault when one applies. */
-  function send(res: ServerResponse, status: number, body: unknown, fault?: FakeRunwayFault) {
-    const text = JSON.stringify(body);
-    if (fault?.kind === "malformed") {
-      res.writeHead(status, { "content-type": "application/json" }).end(text.slice(0, -3));
-    } else if (fault?.kind === "truncated") {
-      res.writeHead(status, { "content-type": "application/json", "content-length": text.length });
-      res.write(text.slice(0, Math.floor(text.length / 2)), () => res.socket?.destroy());
-    } else {
-      res.writeHead(status, { "content-type": "application/json" }).end(text);
-    }
-  }
-
+  const send = sendJson;
   /** Answers faults that replace the whole response; true when the request is handled. */
-  async function applyFault(res: ServerResponse, fault?: FakeRunwayFault): Promise<boolean> {
-    switch (fault?.kind) {
-      case "http":
-        send(res, fault.status, { error: "Runway is shedding load" });
-        return true;
-      case "rate_limit":
-        res.setHeader("retry-after", fault.retryAfter ?? "7");
+  const applyFault = (res: ServerResponse, fault?: FakeRunwayFault) =>
+    applyCommon(res, fault, (f) => {
+      if (f.kind === "http") send(res, f.status, { error: "Runway is shedding load" });
+      else if (f.kind === "rate_limit") {
+        retryAfter(res, f.retryAfter);
         send(res, 429, { error: "Too many requests" });
-        return true;
-      case "bad_request":
-        send(res, 400, { error: fault.error ?? "The prompt image could not be read." });
-        return true;
-      case "delay":
-        await new Promise((resolve) => setTimeout(resolve, fault.ms));
-        return false;
-      case "hang":
-        return true;
-      case "reset":
-        res.socket?.destroy();
-        return true;
-      default:
-        return false;
-    }
-  }
+      } else if (f.kind === "bad_request") {
+        send(res, 400, { error: f.error ?? "The prompt image could not be read." });
+      } else return false;
+      return true;
+    });
 
   /** The task's answer for this poll, advancing its script. */
   function poll(task: Task, fault?: FakeRunwayFault): Record<string, unknown> {
@@ -208,15 +186,7 @@ export async function startFakeRunway(options: { now?: () => number } = {}): Pro
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? "/", base).pathname;
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const text = Buffer.concat(chunks).toString();
-    let body: unknown = null;
-    try {
-      body = text ? JSON.parse(text) : null;
-    } catch {
-      body = text;
-    }
+    const body = parseBody(await readRaw(req));
     const authorized = req.headers.authorization === `Bearer ${key}`;
     const version = (req.headers["x-runway-version"] as string | undefined) ?? null;
     requests.push({ method: req.method ?? "", path, body, authorized, version });
@@ -226,8 +196,7 @@ export async function startFakeRunway(options: { now?: () => number } = {}): Pro
       if (await applyFault(res, takeFault("media"))) return;
       const file = files[path.split(".").pop() ?? ""];
       if (!file) return send(res, 404, { error: "Not found" });
-      res.writeHead(200, { "content-type": file[1], "content-length": file[0].length });
-      return void res.end(file[0]);
+      return sendMedia(res, file[1], file[0]);
     }
     if (!authorized) {
       counters.unauthorized++;
@@ -243,7 +212,7 @@ export async function startFakeRunway(options: { now?: () => number } = {}): Pro
       counters.creates[endpoint] = (counters.creates[endpoint] ?? 0) + 1;
       if (!CREATE_ENDPOINTS.has(endpoint)) return send(res, 404, { error: "Not found" });
       const fault = takeFault("create");
-      if (fault && ["http", "rate_limit", "bad_request", "reset"].includes(fault.kind)) {
+      if (isKind(fault, ["http", "rate_limit", "bad_request", "reset"])) {
         return void (await applyFault(res, fault));
       }
       const task: Task = {
@@ -281,13 +250,8 @@ export async function startFakeRunway(options: { now?: () => number } = {}): Pro
     return send(res, 405, { error: "Method not allowed" });
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch(() => {
-      if (!res.headersSent) res.writeHead(500).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const http = await listen(handle);
+  base = http.origin;
 
   return {
     url: base,
@@ -301,13 +265,8 @@ export async function startFakeRunway(options: { now?: () => number } = {}): Pro
       if (!task) throw new Error(`fake runway: no task ${target}`);
       Object.assign(task, { steps, at: 0 });
     },
-    fault(route, fault, times = 1) {
-      faults.set(route, [...(faults.get(route) ?? []), { fault, left: times }]);
-    },
+    fault: faults.add,
     mediaUrl: (name) => `${base}/media/${name}`,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: http.close,
   };
 }
