@@ -54,6 +54,8 @@ export default defineConfig({
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
+      // A build elsewhere than apps/web/dist (E2E_WEB_ROOT), so runs can go side by side.
+      ...(process.env.E2E_WEB_ROOT ? { WEB_ROOT: process.env.E2E_WEB_ROOT } : {}),
     },
   },
 });

@@ -17,7 +17,9 @@ export async function startWeb(options: { withWorker?: boolean } = {}) {
       concurrency: config.generation.workerConcurrency,
       resumeAll: ctx.database.kind === "pglite",
     });
-  const webRoot = fileURLToPath(new URL("../../../web/dist", import.meta.url));
+  // WEB_ROOT lets benchmarks and parallel test runs serve their own build.
+  const webRoot =
+    process.env.WEB_ROOT ?? fileURLToPath(new URL("../../../web/dist", import.meta.url));
   const app = await buildApp(ctx, { webRoot, logger: { level: config.logLevel } });
   app.addHook("onClose", () => ctx.close());
   await app.listen({ port: config.port, host: config.host });

@@ -5,6 +5,8 @@ import { gatherInputs } from "../../runs/gather-inputs.ts";
 import { Gallery } from "./Gallery.tsx";
 
 const Markdown = lazy(() => import("./Markdown.tsx"));
+// three.js only loads when a scene composer is on the canvas.
+const SceneComposer = lazy(() => import("./scene/SceneComposer.tsx"));
 
 const ARROWS: Record<string, string> = { left: "←", right: "→", up: "↑", down: "↓" };
 
@@ -52,6 +54,14 @@ export const SpecialContent = memo(function SpecialContent({
     return (
       <section className="node-special" aria-label="Collected media">
         <Gallery id={id} type={type} items={data.outputs?.items} />
+      </section>
+    );
+  if (type === "scene-composer")
+    return (
+      <section className="node-special nodrag nowheel" aria-label="Scene">
+        <Suspense fallback={<p className="muted">Loading the 3D scene…</p>}>
+          <SceneComposer id={id} data={data} />
+        </Suspense>
       </section>
     );
   if (type === "notepad")
