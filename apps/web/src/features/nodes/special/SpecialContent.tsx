@@ -7,6 +7,9 @@ import { Gallery } from "./Gallery.tsx";
 const Markdown = lazy(() => import("./Markdown.tsx"));
 // three.js only loads when a scene composer is on the canvas.
 const SceneComposer = lazy(() => import("./scene/SceneComposer.tsx"));
+const ProcessingPreview = lazy(() => import("./processing/ProcessingPreview.tsx"));
+/** Processing nodes with a live preview in the browser (the server runs the same operation). */
+const PREVIEWED = new Set(["crop", "resize", "levels", "reframe"]);
 
 const ARROWS: Record<string, string> = { left: "←", right: "→", up: "↑", down: "↓" };
 
@@ -61,6 +64,14 @@ export const SpecialContent = memo(function SpecialContent({
       <section className="node-special nodrag nowheel" aria-label="Scene">
         <Suspense fallback={<p className="muted">Loading the 3D scene…</p>}>
           <SceneComposer id={id} data={data} />
+        </Suspense>
+      </section>
+    );
+  if (PREVIEWED.has(type))
+    return (
+      <section className="node-special nodrag" aria-label="Preview">
+        <Suspense fallback={null}>
+          <ProcessingPreview id={id} type={type} data={data} />
         </Suspense>
       </section>
     );
