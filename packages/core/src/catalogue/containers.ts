@@ -72,7 +72,10 @@ export const containerNodes: NodeDefinition[] = [
     displayName: "Image Automation",
     description:
       "Runs the connected generator once per item of a list: each line of a text, each image.",
-    inputs: [input("media", "Items", "any", { required: true }), promptInput(false)],
+    inputs: [
+      input("media", "Items", "any", { required: true, multiple: true }),
+      promptInput(false),
+    ],
     outputs: [output("items", "Results", "array")],
     params: params({
       prompt: prompt(),
@@ -93,7 +96,8 @@ export const containerNodes: NodeDefinition[] = [
       fov: choice(["35", "50", "85"], "50", "Lens (mm)"),
       background: text("#1f1f23", "Background"),
     }),
-    run: { kind: "local", operation: "scene-capture" },
+    // "Capture" in the browser is its run: the server has nothing to render the scene with.
+    run: { kind: "none" },
   }),
   node({
     type: "character-reference",

@@ -1,4 +1,5 @@
 export * from "./arrange.ts";
+export * from "./automation.ts";
 export * from "./content.ts";
 export * from "./duplicate.ts";
 export * from "./group.ts";

@@ -50,10 +50,16 @@ export async function runGraph(
   const order = topologicalOrder(scope, edges);
   if (!order.ok) return { ok: false, cycle: order.cycle };
   const byId = new Map<string, CanvasNode>(nodes.map((node) => [node.id, node]));
+  // Generators wired to an image automation run once per item, started by the automation.
+  const driven = new Set(
+    edges
+      .filter((edge) => byId.get(edge.source)?.type === "image-automation")
+      .map((edge) => edge.target),
+  );
   const runnable = (id: string) => {
     const type = byId.get(id)?.type;
     const definition = type ? getNodeDefinition(type) : undefined;
-    return Boolean(definition && definition.run.kind !== "none");
+    return Boolean(definition && definition.run.kind !== "none" && !driven.has(id));
   };
   const result = {
     ok: true as const,

@@ -1,9 +1,16 @@
-import { getNodeDefinition, LIMITS, RUN_MESSAGES, TERMINAL_QUEUE_STATUSES } from "@atelier/core";
+import {
+  getNodeDefinition,
+  LIMITS,
+  parseAutomationItemId,
+  RUN_MESSAGES,
+  TERMINAL_QUEUE_STATUSES,
+} from "@atelier/core";
 import type { api, JobStatus } from "../../services/api.ts";
 import { notify } from "../canvas/notify.ts";
 import type { DocumentStore } from "../document/store.ts";
 import type { CanvasNodeData } from "../document/types.ts";
 import { useWorkspace } from "../persistence/workspace-store.ts";
+import { createAutomation } from "./automation.ts";
 import { gatherInputs } from "./gather-inputs.ts";
 import { createJobStream, type JobStreamOptions } from "./job-stream.ts";
 import type { HistoryEntry } from "./ResultHistory.tsx";
@@ -121,7 +128,7 @@ export function createRunner(documents: DocumentStore, deps: RunnerDeps): Runner
       error: job.error ?? null,
     });
     if (!TERMINAL_QUEUE_STATUSES.includes(job.status)) return;
-    applyEnd(job);
+    if (!automation.applyEnd(job)) applyEnd(job);
     if (job.status === "COMPLETED") deps.onComplete?.(job.nodeId, entry.model);
   };
 
@@ -129,7 +136,9 @@ export function createRunner(documents: DocumentStore, deps: RunnerDeps): Runner
     const entry = Object.values(runs.getState().runs).find((run) => run.requestId === requestId);
     if (!entry) return;
     runs.getState().upsert({ nodeId: entry.nodeId, status: "FAILED", error: message });
-    write(entry.nodeId, { status: "error", error: message });
+    const failed = { requestId, nodeId: entry.nodeId, status: "FAILED", error: message } as const;
+    if (!automation.applyEnd(failed as JobStatus))
+      write(entry.nodeId, { status: "error", error: message });
   };
 
   const stream = createJobStream(
@@ -156,11 +165,26 @@ export function createRunner(documents: DocumentStore, deps: RunnerDeps): Runner
     stream.track(job.requestId, now);
   };
 
+  const automation = createAutomation({
+    documents,
+    api: deps.api,
+    workflowId,
+    newKey,
+    write,
+    follow,
+    isRunnable,
+    messageOf,
+  });
+
   return {
     async run(nodeId) {
       const node = nodeOf(nodeId);
       const type = node?.type;
       if (!node || !type || !isRunnable(type) || isActive(runs.getState().runs[nodeId])) return;
+      if (type === "image-automation") {
+        if (!useWorkspace.getState().user) await deps.api.ensureSession?.();
+        return automation.start(nodeId);
+      }
       const { nodes, edges } = documents.getState();
       const gathered = gatherInputs(nodes, edges, nodeId);
       if (gathered.missing.length > 0) {
@@ -193,6 +217,21 @@ export function createRunner(documents: DocumentStore, deps: RunnerDeps): Runner
     },
 
     async cancel(nodeId) {
+      const items = automation.activeRequests(nodeId);
+      if (items.length > 0) {
+        await Promise.all(
+          items.map((requestId) =>
+            deps.api.cancelJob(requestId).then(
+              (job) => {
+                stream.untrack(requestId);
+                onJob(job);
+              },
+              (error) => showError(messageOf(error)),
+            ),
+          ),
+        );
+        return;
+      }
       const entry = runs.getState().runs[nodeId];
       if (!entry || !isActive(entry)) return;
       try {
@@ -215,7 +254,17 @@ export function createRunner(documents: DocumentStore, deps: RunnerDeps): Runner
       }
       const newest = new Map<string, JobStatus>();
       for (const job of jobs) if (!newest.has(job.nodeId)) newest.set(job.nodeId, job);
+      // Automation items: follow the unfinished, apply the ends of the rest.
+      for (const job of jobs) {
+        const item = parseAutomationItemId(job.nodeId);
+        if (!item) continue;
+        const current = automation.activeRequests(item.automationId).includes(job.requestId);
+        if (!TERMINAL_QUEUE_STATUSES.includes(job.status)) {
+          if (current) follow(job);
+        } else automation.applyEnd(job);
+      }
       for (const node of documents.getState().nodes) {
+        if (automation.activeRequests(node.id).length > 0) continue;
         const job = newest.get(node.id);
         if (job && !TERMINAL_QUEUE_STATUSES.includes(job.status)) {
           if (node.data.status !== "processing") write(node.id, { status: "processing" });

@@ -1,7 +1,9 @@
 import { lazy, memo, Suspense } from "react";
 import { useDocument } from "../../document/context.tsx";
 import type { CanvasNodeData } from "../../document/types.ts";
+import type { AutomationData } from "../../runs/automation.ts";
 import { gatherInputs } from "../../runs/gather-inputs.ts";
+import { AutomationPanel } from "./Automation.tsx";
 import { Gallery } from "./Gallery.tsx";
 
 const Markdown = lazy(() => import("./Markdown.tsx"));
@@ -57,6 +59,12 @@ export const SpecialContent = memo(function SpecialContent({
     return (
       <section className="node-special" aria-label="Collected media">
         <Gallery id={id} type={type} items={data.outputs?.items} />
+      </section>
+    );
+  if (type === "image-automation")
+    return (
+      <section className="node-special" aria-label="Automation">
+        <AutomationPanel id={id} automation={data.automation as AutomationData | undefined} />
       </section>
     );
   if (type === "scene-composer")
