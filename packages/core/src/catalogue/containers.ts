@@ -76,7 +76,8 @@ export const containerNodes: NodeDefinition[] = [
       input("media", "Items", "any", { required: true, multiple: true }),
       promptInput(false),
     ],
-    outputs: [output("items", "Results", "array")],
+    // Each item's value reaches the wired generator's input, so any input type may take it.
+    outputs: [output("items", "Results", "any")],
     params: params({
       prompt: prompt(),
       splitBy: choice(["line", "item"], "line", "Split text by"),

@@ -10,7 +10,7 @@ import { RunControls } from "../runs/RunControls.tsx";
 import { ParamField } from "./ParamField.tsx";
 import { countRender } from "./render-counts.ts";
 import { fieldsOf } from "./schema-fields.ts";
-import { SpecialContent } from "./special/SpecialContent.tsx";
+import { SpecialContent, showsOwnResult } from "./special/SpecialContent.tsx";
 import { UploadProgress } from "./UploadProgress.tsx";
 import { MediaPreview } from "./viewers/MediaPreview.tsx";
 
@@ -162,14 +162,16 @@ export const GenericNode = memo(function GenericNode({
         </div>
       ) : null}
       <SpecialContent id={id} type={type} data={data} />
-      <section className="node-output" aria-label="Output">
-        <MediaPreview outputs={data.outputs} />
-        <ResultHistory
-          id={id}
-          history={data.history as HistoryEntry[] | undefined}
-          outputs={data.outputs}
-        />
-      </section>
+      {showsOwnResult(type) ? null : (
+        <section className="node-output" aria-label="Output">
+          <MediaPreview outputs={data.outputs} />
+          <ResultHistory
+            id={id}
+            history={data.history as HistoryEntry[] | undefined}
+            outputs={data.outputs}
+          />
+        </section>
+      )}
     </div>
   );
 });

@@ -19,8 +19,8 @@ function useItems(id: string): string[] {
 const MEDIA = /\.(png|jpe?g|webp|gif|svg|avif)(\?|$)/i;
 const VIDEO = /\.(webm|mp4|mov)(\?|$)/i;
 
-function Result({ value }: { value: string }) {
-  if (MEDIA.test(value)) return <img src={value} alt="" loading="lazy" />;
+function Result({ value, label }: { value: string; label: string }) {
+  if (MEDIA.test(value)) return <img src={value} alt={label} loading="lazy" />;
   if (VIDEO.test(value))
     return (
       <video src={value} controls preload="metadata">
@@ -58,13 +58,13 @@ const ItemRow = memo(function ItemRow({
   return (
     <li className={`automation-item status-${run.status}`}>
       <span className="automation-label" title={run.item}>
-        {index + 1}. {run.item.length > 60 ? `${run.item.slice(0, 60)}…` : run.item}
+        {index + 1}. {run.item}
       </span>
       <span className="automation-status" role="status">
         {status}
       </span>
       {run.error ? <span className="node-error">{run.error}</span> : null}
-      {run.result ? <Result value={run.result} /> : null}
+      {run.result ? <Result value={run.result} label={`Result ${index + 1}`} /> : null}
     </li>
   );
 });

@@ -13,6 +13,19 @@ const ProcessingPreview = lazy(() => import("./processing/ProcessingPreview.tsx"
 /** Processing nodes with a live preview in the browser (the server runs the same operation). */
 const PREVIEWED = new Set(["crop", "resize", "levels", "reframe"]);
 
+/** Types whose special content is their result, so the generic output section is left out. */
+const OWN_RESULT = new Set([
+  "container",
+  "video-container",
+  "3d-container",
+  "audio-container",
+  "image-automation",
+  "notepad",
+  "annotation",
+  "markdown-viewer",
+]);
+export const showsOwnResult = (type: string) => OWN_RESULT.has(type);
+
 const ARROWS: Record<string, string> = { left: "←", right: "→", up: "↑", down: "↓" };
 
 /** The text wired into the node's `text` input, or null. */
