@@ -151,4 +151,57 @@ describe("gatherInputs", () => {
     ];
     expect(gatherInputs(own, edges, "v").inputs.prompt).toBeUndefined();
   });
+
+  it("a character reference gives its images as references and who it is to the prompt", () => {
+    const nodes = [
+      node("a", "utility", { outputs: { imageUrl: "/api/media/file/a.png" } }),
+      node("b", "utility", { outputs: { imageUrl: "/api/media/file/b.png" } }),
+      node("mia", "character-reference", {
+        inputValues: values({ name: "Mia", description: "red hair, green coat" }),
+      }),
+      node("gen", "seedream", { inputValues: values({ prompt: "walking in Paris" }) }),
+      node("key", "upscaler"),
+    ];
+    const edges = [
+      edge("a", "mia", "image", "referenceImages"),
+      edge("b", "mia", "image", "referenceImages"),
+      edge("mia", "gen", "reference", "referenceImages"),
+      edge("mia", "key", "image", "image"),
+    ];
+    expect(gatherInputs(nodes, edges, "gen")).toEqual({
+      inputs: {
+        referenceImages: ["/api/media/file/a.png", "/api/media/file/b.png"],
+        prompt: "walking in Paris\nMia: red hair, green coat",
+      },
+      params: { prompt: "walking in Paris" },
+      missing: [],
+    });
+    // The key image is the first reference.
+    expect(gatherInputs(nodes, edges, "key").inputs).toEqual({ image: "/api/media/file/a.png" });
+    // With no prompt of its own, the character is the prompt.
+    const silent = nodes.map((n) =>
+      n.id === "gen" ? { ...n, data: { inputValues: values({ prompt: "" }) } } : n,
+    );
+    expect(gatherInputs(silent, edges, "gen")).toMatchObject({
+      inputs: { prompt: "Mia: red hair, green coat" },
+      missing: [],
+    });
+  });
+
+  it("a synthetic human's reference is its portrait, described by its prompt, age and framing", () => {
+    const nodes = [
+      node("h", "synthetic-humans", {
+        label: "Sam",
+        inputValues: values({ prompt: "freckled runner", age: "young adult", shot: "headshot" }),
+        outputs: { imageUrl: "/api/media/file/sam.png" },
+      }),
+      node("gen", "flux-kontext", { inputValues: values({ prompt: "on a beach" }) }),
+    ];
+    expect(
+      gatherInputs(nodes, [edge("h", "gen", "reference", "referenceImages")], "gen").inputs,
+    ).toEqual({
+      referenceImages: ["/api/media/file/sam.png"],
+      prompt: "on a beach\nSam: freckled runner — young adult, headshot",
+    });
+  });
 });

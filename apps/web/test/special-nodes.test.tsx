@@ -175,4 +175,25 @@ describe("special nodes", () => {
     fireEvent.click(screen.getByRole("button", { name: "Cancel all" }));
     expect(runner.cancel).toHaveBeenCalledWith("auto");
   });
+
+  it("a character reference shows its images and who it is; empty, it asks for images", () => {
+    show(
+      [
+        node("a", "utility", { outputs: { imageUrl: "/api/media/file/a.png" } }),
+        node("mia", "character-reference", {
+          inputValues: values({ name: "Mia", description: "red hair" }),
+        }),
+      ],
+      [wire("a", "image", "mia", "referenceImages")],
+      "mia",
+    );
+    const card = screen.getByRole("region", { name: "Character" });
+    expect(within(card).getByRole("img", { name: "Mia 1" }).getAttribute("src")).toBe(
+      "/api/media/file/a.png",
+    );
+    expect(card.querySelector("figcaption")?.textContent).toBe("Mia — red hair");
+    cleanup();
+    show([node("mia", "character-reference")], [], "mia");
+    expect(screen.getByText("Connect reference images of the character")).toBeTruthy();
+  });
 });

@@ -108,16 +108,18 @@ export const containerNodes: NodeDefinition[] = [
       input("referenceImages", "Reference images", "image", { required: true, multiple: true }),
       input("text", "Description", "text"),
     ],
-    outputs: [output("image", "Key image", "image"), output("reference", "Reference", "object")],
+    // Reference: the image set for a generator's reference images; its description joins
+    // that generator's prompt. Nothing to run: it is read from the node's inputs.
+    outputs: [output("image", "Key image", "image"), output("reference", "Reference", "image")],
     params: params({ name: text("Character", "Name"), description: text("", "Description") }),
-    run: { kind: "local", operation: "reference" },
+    run: { kind: "none" },
   }),
   node({
     type: "synthetic-humans",
     displayName: "Synthetic Humans",
     description: "Generate a consistent synthetic person to reuse as a reference.",
     inputs: [promptInput(), imageInput()],
-    outputs: [output("image", "Portrait", "image"), output("reference", "Reference", "object")],
+    outputs: [output("image", "Portrait", "image"), output("reference", "Reference", "image")],
     params: params({
       prompt: prompt(),
       age: choice(["child", "young adult", "adult", "senior"], "adult", "Age"),

@@ -5,6 +5,12 @@ import {
   SCENE_VIDEO_DEFAULT_PROMPT,
 } from "@atelier/core";
 import type { CanvasEdge, CanvasNode } from "../document/types.ts";
+import {
+  type CharacterReference,
+  REFERENCE_TYPES,
+  referenceOf,
+  withCharacters,
+} from "./references.ts";
 
 /** What a run sends, and the labels of required inputs that have nothing yet. */
 export interface GatheredInputs {
@@ -87,6 +93,7 @@ export function gatherInputs(
   nodes: readonly CanvasNode[],
   edges: readonly CanvasEdge[],
   nodeId: string,
+  depth = 0,
 ): GatheredInputs {
   const node = nodes.find((candidate) => candidate.id === nodeId);
   const params: Record<string, unknown> = {};
@@ -98,28 +105,56 @@ export function gatherInputs(
 
   const byId = new Map(nodes.map((candidate) => [candidate.id, candidate]));
   const firstPort = definition.inputs[0]?.id;
-  for (const port of definition.inputs) {
-    const values = edges
+  const characters: CharacterReference[] = [];
+  /** A character reference's images (and, through its Reference output, who it is). */
+  const referenceValues = (source: CanvasNode, handle: string | null): string[] | null => {
+    const isReference = handle === "reference";
+    if (!isReference && !(source.type === "character-reference" && handle === "image")) return null;
+    // A reference wired into a reference is read too, a few levels deep at most.
+    const wired = depth < 4 ? gatherInputs(nodes, edges, source.id, depth + 1).inputs : {};
+    const reference = referenceOf(source, wired);
+    if (!reference) return null;
+    if (!isReference) return reference.images.slice(0, 1);
+    characters.push(reference);
+    return reference.images;
+  };
+  const wired = definition.inputs.map((port) =>
+    edges
       .filter((edge) => edge.target === nodeId && (edge.targetHandle ?? firstPort) === port.id)
       .flatMap((edge) => {
         const source = byId.get(edge.source);
-        return source ? sourceValues(source, edge.sourceHandle ?? null, port.type) : [];
-      });
+        if (!source) return [];
+        const handle = edge.sourceHandle ?? null;
+        const fromReference = REFERENCE_TYPES.has(source.type ?? "")
+          ? referenceValues(source, handle)
+          : null;
+        return fromReference ?? sourceValues(source, handle, port.type);
+      }),
+  );
+  for (const [index, port] of definition.inputs.entries()) {
+    const values = wired[index] ?? [];
     if (values.length > 0) {
       result.inputs[port.id] = port.multiple ? values : (values[0] as string);
       continue;
     }
-    const ownPrompt =
-      port.id === "prompt" && typeof params.prompt === "string" && params.prompt.trim() !== "";
-    if (
-      port.id === "prompt" &&
-      !ownPrompt &&
-      fedByScene(definition.category, nodeId, edges, byId)
-    ) {
-      result.inputs.prompt = SCENE_VIDEO_DEFAULT_PROMPT;
+    if (port.id !== "prompt") {
+      if (port.required) result.missing.push(port.label);
       continue;
     }
-    if (port.required && !ownPrompt) result.missing.push(port.label);
+    const ownPrompt = typeof params.prompt === "string" && params.prompt.trim() !== "";
+    if (!ownPrompt && fedByScene(definition.category, nodeId, edges, byId))
+      result.inputs.prompt = SCENE_VIDEO_DEFAULT_PROMPT;
+    // A character's description can be the whole prompt.
+    else if (port.required && !ownPrompt && characters.length === 0)
+      result.missing.push(port.label);
+  }
+  if (characters.length > 0 && definition.inputs.some((port) => port.id === "prompt")) {
+    // Who the characters are joins the prompt (wired, else the node's own).
+    const wiredPrompt = result.inputs.prompt;
+    result.inputs.prompt = withCharacters(
+      typeof wiredPrompt === "string" ? wiredPrompt : String(params.prompt ?? ""),
+      characters,
+    );
   }
   return result;
 }

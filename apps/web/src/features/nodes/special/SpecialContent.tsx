@@ -5,6 +5,7 @@ import type { AutomationData } from "../../runs/automation.ts";
 import { gatherInputs } from "../../runs/gather-inputs.ts";
 import { AutomationPanel } from "./Automation.tsx";
 import { Gallery } from "./Gallery.tsx";
+import { ReferenceCard } from "./Reference.tsx";
 
 const Markdown = lazy(() => import("./Markdown.tsx"));
 // three.js only loads when a scene composer is on the canvas.
@@ -23,6 +24,7 @@ const OWN_RESULT = new Set([
   "notepad",
   "annotation",
   "markdown-viewer",
+  "character-reference",
 ]);
 export const showsOwnResult = (type: string) => OWN_RESULT.has(type);
 
@@ -72,6 +74,12 @@ export const SpecialContent = memo(function SpecialContent({
     return (
       <section className="node-special" aria-label="Collected media">
         <Gallery id={id} type={type} items={data.outputs?.items} />
+      </section>
+    );
+  if (type === "character-reference")
+    return (
+      <section className="node-special" aria-label="Character">
+        <ReferenceCard id={id} />
       </section>
     );
   if (type === "image-automation")
