@@ -1,27 +1,9 @@
 import { expect, test } from "@playwright/test";
 import { CanvasPage } from "./canvas-page.ts";
-
-/** Each payload would bump the canary if any of it ran as script. */
-const XSS_CORPUS = [
-  "<script>window.__xss++</script>",
-  '<img src="x" onerror="window.__xss++">',
-  '<svg onload="window.__xss++"><circle r="4"/></svg>',
-  '<a href="javascript:window.__xss++">html link</a>',
-  "[markdown link](javascript:window.__xss++)",
-  '<iframe srcdoc="<script>parent.__xss++</script>"></iframe>',
-  "[data link](data:text/html,<script>window.__xss++</script>)",
-].join("\n\n");
+import { canary, installCanary, XSS_CORPUS } from "./xss.ts";
 
 test.describe("notes, annotations and markdown", () => {
-  test.beforeEach(async ({ page }) => {
-    // The canary: anything that runs bumps it, alert included.
-    await page.addInitScript(() => {
-      (window as unknown as { __xss: number }).__xss = 0;
-      window.alert = () => {
-        (window as unknown as { __xss: number }).__xss++;
-      };
-    });
-  });
+  test.beforeEach(({ page }) => installCanary(page));
 
   test("a notepad shows formatted notes and keeps them across a reload", async ({ page }) => {
     const canvas = new CanvasPage(page);
@@ -95,6 +77,6 @@ test.describe("notes, annotations and markdown", () => {
       await expect(region.locator('a[href^="javascript"], a[href^="data:"]')).toHaveCount(0);
       await region.getByText("markdown link").click();
     }
-    expect(await page.evaluate(() => (window as unknown as { __xss: number }).__xss)).toBe(0);
+    expect(await canary(page)).toBe(0);
   });
 });

@@ -17,7 +17,8 @@ const dataDir = mkdtempSync(join(tmpdir(), "atelier-e2e-"));
 export default defineConfig({
   testDir: ".",
   testMatch: "*.spec.ts",
-  outputDir: "../test-results",
+  // E2E_OUTPUT_DIR keeps side-by-side runs from clearing each other's traces.
+  outputDir: process.env.E2E_OUTPUT_DIR ?? "../test-results",
   fullyParallel: false,
   workers: 1,
   retries: 0,

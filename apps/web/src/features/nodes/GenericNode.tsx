@@ -7,6 +7,7 @@ import type { CanvasNode } from "../document/types.ts";
 import { usePreferences } from "../preferences/store.ts";
 import { type HistoryEntry, ResultHistory } from "../runs/ResultHistory.tsx";
 import { RunControls } from "../runs/RunControls.tsx";
+import { NodeTitle } from "./NodeTitle.tsx";
 import { ParamField } from "./ParamField.tsx";
 import { countRender } from "./render-counts.ts";
 import { fieldsOf } from "./schema-fields.ts";
@@ -71,12 +72,12 @@ export const GenericNode = memo(function GenericNode({
       data-testid={`node-${id}`}
     >
       <header className="node-header">
-        <span className="node-title">
-          {showLabels ? (data.label ?? definition.displayName) : definition.displayName}
-          {showLabels && data.label && data.label !== definition.displayName ? (
-            <small> · {definition.displayName}</small>
-          ) : null}
-        </span>
+        <NodeTitle
+          id={id}
+          label={data.label}
+          typeName={definition.displayName}
+          showLabel={showLabels}
+        />
         <span className={`status-pill status-${status}`} role="status">
           {STATUS_TEXT[status]}
         </span>
