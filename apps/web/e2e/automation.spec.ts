@@ -38,9 +38,9 @@ test("image automation runs a generator once per line, shows each item and keeps
   await expect(panel).toContainText("3 of 3 done");
   await expect(canvas.node(automation).getByText("3 of 3 items done")).toBeVisible();
   // Three different images, each one in the generator's history too.
-  const sources = await items.locator("img").evaluateAll((images) =>
-    images.map((img) => (img as HTMLImageElement).getAttribute("src")),
-  );
+  const sources = await items
+    .locator("img")
+    .evaluateAll((images) => images.map((img) => (img as HTMLImageElement).getAttribute("src")));
   expect(new Set(sources).size).toBe(3);
   for (const src of sources) expect(src).toMatch(/\/api\/media\/file\/.+\.png$/);
   await expect(canvas.node(image).locator(".status-pill")).toHaveText("Done");

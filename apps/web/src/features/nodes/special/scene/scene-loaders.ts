@@ -1,0 +1,67 @@
+import * as THREE from "three";
+import type { GLTFLoader } from "three/addons/loaders/GLTFLoader.js";
+
+/**
+ * What the scene shows for each kind of wired media. Every item is normalised to about one
+ * unit tall, centred on x/z and standing on y = 0, so placements mean the same thing for a
+ * tiny model, a huge one and a photo.
+ */
+
+/** A GLB, scaled to fit a one-unit box and stood on the ground. */
+export async function loadModel(url: string, loader: GLTFLoader): Promise<THREE.Object3D> {
+  const gltf = await loader.loadAsync(url);
+  const model = gltf.scene;
+  const box = new THREE.Box3().setFromObject(model);
+  const size = box.getSize(new THREE.Vector3());
+  const scale = 1 / (Math.max(size.x, size.y, size.z) || 1);
+  const center = box.getCenter(new THREE.Vector3());
+  model.position.set(-center.x * scale, -box.min.y * scale, -center.z * scale);
+  model.scale.setScalar(scale);
+  const holder = new THREE.Group();
+  holder.add(model);
+  return holder;
+}
+
+/** An image as an upright, unlit plane one unit tall with the image's aspect ratio. */
+export async function loadImagePlane(
+  url: string,
+  loader: THREE.TextureLoader,
+): Promise<THREE.Object3D> {
+  const texture = await loader.loadAsync(url);
+  texture.colorSpace = THREE.SRGBColorSpace;
+  const image = texture.image as { width?: number; height?: number } | undefined;
+  const aspect = image?.width && image.height ? image.width / image.height : 1;
+  const plane = new THREE.Mesh(
+    new THREE.PlaneGeometry(aspect, 1),
+    // Unlit and not tone mapped: the picture keeps its own colours.
+    new THREE.MeshBasicMaterial({ map: texture, side: THREE.DoubleSide, toneMapped: false }),
+  );
+  plane.position.y = 0.5;
+  return plane;
+}
+
+/** A wireframe box standing in for an item until it has loaded (and when it cannot). */
+export function placeholder(): THREE.Object3D {
+  const box = new THREE.Mesh(
+    new THREE.BoxGeometry(0.8, 0.8, 0.8),
+    new THREE.MeshBasicMaterial({ color: 0x6b6b78, wireframe: true }),
+  );
+  box.position.y = 0.4;
+  return box;
+}
+
+/** Frees the GPU memory of everything under `object` (geometries, materials, textures). */
+export function disposeObject(object: THREE.Object3D): void {
+  object.traverse((child) => {
+    const mesh = child as THREE.Mesh;
+    if (!mesh.isMesh) return;
+    mesh.geometry.dispose();
+    for (const material of [mesh.material].flat()) {
+      for (const value of Object.values(material)) {
+        if ((value as THREE.Texture | null)?.isTexture) (value as THREE.Texture).dispose();
+      }
+      material.dispose();
+    }
+  });
+  object.removeFromParent();
+}
