@@ -68,6 +68,7 @@ test.describe("hostile text and SVG run no script", () => {
     await canvas.open();
     await canvas.signUp("xss-svg");
     await dropOnPane(page, await transferOf(page, "hostile.svg", HOSTILE_SVG, "image/svg+xml"));
+    await expect(canvas.nodes()).toHaveCount(1);
     const [holder] = await canvas.nodeIds();
     const shown = canvas
       .node(holder as string)

@@ -1,4 +1,4 @@
-import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DocumentProvider } from "../src/features/document/context.tsx";
 import { createDocumentStore } from "../src/features/document/store.ts";
@@ -19,7 +19,7 @@ const wire = (source: string, sourceHandle: string, target: string, targetHandle
   ({ id: `${source}-${target}`, source, sourceHandle, target, targetHandle }) as CanvasEdge;
 
 /** Renders one node's special content on a document of `nodes`, as the canvas does. */
-function show(nodes: CanvasNode[], edges: CanvasEdge[], id: string) {
+async function show(nodes: CanvasNode[], edges: CanvasEdge[], id: string) {
   const store = createDocumentStore({ nodes, edges });
   const runner = { cancel: vi.fn(async () => {}) } as unknown as Runner;
   const current = () =>
@@ -31,19 +31,21 @@ function show(nodes: CanvasNode[], edges: CanvasEdge[], id: string) {
       </RunnerProvider>
     </DocumentProvider>,
   );
+  // Special content loads lazily: wait for it to replace "Loading…".
+  await waitFor(() => expect(screen.queryByText("Loading…")).toBeNull());
   return { ...view, store, runner };
 }
 
 describe("special nodes", () => {
-  it("an annotation shows its label with its arrow on the chosen side", () => {
-    show(
+  it("an annotation shows its label with its arrow on the chosen side", async () => {
+    await show(
       [node("a", "annotation", { inputValues: values({ text: "Inputs", arrow: "right" }) })],
       [],
       "a",
     );
     expect(screen.getByRole("region", { name: "Annotation" }).textContent).toBe("Inputs →");
     cleanup();
-    show(
+    await show(
       [node("a", "annotation", { inputValues: values({ text: "Look", arrow: "up" }) })],
       [],
       "a",
@@ -51,8 +53,8 @@ describe("special nodes", () => {
     expect(screen.getByRole("region", { name: "Annotation" }).textContent).toBe("↑ Look");
   });
 
-  it("a notepad with no text invites notes; the generic output section is left out", () => {
-    show([node("n", "notepad", { inputValues: values({ text: "" }) })], [], "n");
+  it("a notepad with no text invites notes; the generic output section is left out", async () => {
+    await show([node("n", "notepad", { inputValues: values({ text: "" }) })], [], "n");
     expect(screen.getByRole("region", { name: "Notes" }).textContent).toBe(
       "Write notes above (markdown works)",
     );
@@ -67,9 +69,9 @@ describe("special nodes", () => {
     expect(showsOwnResult("flux-pro")).toBe(false);
   });
 
-  it("an image container shows what is wired into it, once per file, with Download all", () => {
+  it("an image container shows what is wired into it, once per file, with Download all", async () => {
     const images = ["/api/media/file/a.png", "/api/media/file/b.png"];
-    show(
+    await show(
       [
         node("i1", "utility", { outputs: { imageUrl: images[0] } }),
         node("i2", "utility", { outputs: { imageUrl: images[1] } }),
@@ -92,8 +94,8 @@ describe("special nodes", () => {
     expect(screen.getByRole("button", { name: "Download all (2)" })).toBeTruthy();
   });
 
-  it("an audio container plays each clip; an empty one says what to do", () => {
-    show(
+  it("an audio container plays each clip; an empty one says what to do", async () => {
+    await show(
       [
         node("s", "utility", { outputs: { audioUrl: "/api/media/file/a.wav" } }),
         node("box", "audio-container"),
@@ -103,16 +105,16 @@ describe("special nodes", () => {
     );
     expect(document.querySelector("audio")?.getAttribute("src")).toBe("/api/media/file/a.wav");
     cleanup();
-    show([node("box", "3d-container")], [], "box");
+    await show([node("box", "3d-container")], [], "box");
     expect(screen.getByText("Connect media to collect it here")).toBeTruthy();
   });
 
-  it("image automation lists the items it will run, then each item's live status and result", () => {
+  it("image automation lists the items it will run, then each item's live status and result", async () => {
     const nodes = [
       node("t", "text", { inputValues: values({ text: "fox\nwhale\nowl\nbee" }) }),
       node("auto", "image-automation", { inputValues: values({ splitBy: "line" }) }),
     ];
-    show(nodes, [wire("t", "text", "auto", "media")], "auto");
+    await show(nodes, [wire("t", "text", "auto", "media")], "auto");
     expect(screen.getByRole("region", { name: "Automation" }).textContent).toBe(
       "4 items to run: fox, whale, owl…",
     );
@@ -149,7 +151,7 @@ describe("special nodes", () => {
         },
       ],
     };
-    const { runner } = show(
+    const { runner } = await show(
       [node("auto", "image-automation", { status: "processing", automation })],
       [],
       "auto",
@@ -176,8 +178,8 @@ describe("special nodes", () => {
     expect(runner.cancel).toHaveBeenCalledWith("auto");
   });
 
-  it("a character reference shows its images and who it is; empty, it asks for images", () => {
-    show(
+  it("a character reference shows its images and who it is; empty, it asks for images", async () => {
+    await show(
       [
         node("a", "utility", { outputs: { imageUrl: "/api/media/file/a.png" } }),
         node("mia", "character-reference", {
@@ -193,7 +195,7 @@ describe("special nodes", () => {
     );
     expect(card.querySelector("figcaption")?.textContent).toBe("Mia — red hair");
     cleanup();
-    show([node("mia", "character-reference")], [], "mia");
+    await show([node("mia", "character-reference")], [], "mia");
     expect(screen.getByText("Connect reference images of the character")).toBeTruthy();
   });
 });

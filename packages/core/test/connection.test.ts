@@ -257,6 +257,33 @@ describe("validateConnection (SPEC §5)", () => {
     expect(validateConnection(typed, connection)).toEqual({ ok: true });
   });
 
+  it("a character reference with images, and a scene composer, can be wired on before they hold anything", () => {
+    const toSeedream = {
+      sourceHandle: "reference",
+      target: "gen",
+      targetHandle: "referenceImages",
+    };
+    const bare = graph([node("mia", "character-reference"), node("gen", "seedream")]);
+    expect(validateConnection(bare, { source: "mia", ...toSeedream })).toEqual({
+      ok: false,
+      message: null,
+    });
+    const withImages = graph(
+      [rendered("img"), node("mia", "character-reference"), node("gen", "seedream")],
+      [{ source: "img", sourceHandle: "image", target: "mia", targetHandle: "referenceImages" }],
+    );
+    expect(validateConnection(withImages, { source: "mia", ...toSeedream })).toEqual({ ok: true });
+    const scene = graph([node("scene", "scene-composer"), node("vid", "kling-video")]);
+    expect(
+      validateConnection(scene, {
+        source: "scene",
+        sourceHandle: "image",
+        target: "vid",
+        targetHandle: "image",
+      }),
+    ).toEqual({ ok: true });
+  });
+
   it("refuses a duplicate or a self-connection silently", () => {
     const g = graph(
       [rendered("img"), node("c", "container")],

@@ -1,4 +1,5 @@
 export * from "./common.ts";
+export * from "./constants.ts";
 export * from "./folders.ts";
 export * from "./generate.ts";
 export * from "./media.ts";

@@ -9,11 +9,3 @@ export const zMediaUploadFields = z.object({
 });
 export const zMediaUploadResponse = z.object({ id: zId, url: z.string(), path: z.string() });
 export type MediaUploadResponse = z.infer<typeof zMediaUploadResponse>;
-
-export const MEDIA_ERRORS = {
-  uploadFailed: "Failed to upload media",
-  storageUploadFailed: "Failed to upload media to storage",
-} as const;
-
-/** The workflow id of a browser's unsaved workflow: uploads and results for it go here. */
-export const TEMPORARY_WORKFLOW_ID = "temporary";

@@ -1,17 +1,8 @@
 import { z } from "zod";
 import { zId } from "./common.ts";
+import { QUEUE_STATUSES } from "./constants.ts";
 
-export const QUEUE_STATUSES = [
-  "IN_QUEUE",
-  "IN_PROGRESS",
-  "COMPLETED",
-  "FAILED",
-  "CANCELLED",
-] as const;
 export const zQueueStatus = z.enum(QUEUE_STATUSES);
-export type QueueStatus = z.infer<typeof zQueueStatus>;
-
-export const TERMINAL_QUEUE_STATUSES: readonly QueueStatus[] = ["COMPLETED", "FAILED", "CANCELLED"];
 
 export const zQueueLog = z.object({
   message: z.string(),
@@ -52,9 +43,3 @@ export const zNodeQueueStatus = z.object({
   lastUpdate: z.number(),
 });
 export type NodeQueueStatus = z.infer<typeof zNodeQueueStatus>;
-
-export const RUN_MESSAGES = {
-  timedOut: "Generation timed out after 15 minutes. Please try again.",
-  failed: "Generation failed",
-  statusFailed: "Failed to get status",
-} as const;

@@ -80,20 +80,3 @@ export const zForkResponse = z.object({ workflowId: zId });
 
 /** Event on GET /api/workflows/:id/events */
 export const zWorkflowChangedEvent = z.object({ id: zId, updated_at: z.string() });
-
-export const WORKFLOW_ERRORS = {
-  notFound: "Workflow not found",
-  notAuthenticated: "Not authenticated",
-  mustBeAuthenticatedToSave: "User must be authenticated to save workflows",
-  chunkPermission:
-    "Authentication error: User does not have permission to save chunks for this workflow. Please ensure you are logged in and own this workflow.",
-  fork: "Failed to fork workflow",
-  saveMetadata: "Failed to save workflow metadata",
-  finalize: "Failed to finalize workflow save",
-  retries: "Failed to save after multiple retries",
-  tooLargeTimeout: "Workflow too large to save. Try removing some nodes or clearing output data.",
-  update: (message: string) => `Failed to update workflow: ${message}`,
-  get: (message: string) => `Failed to get workflow: ${message}`,
-  delete: (messages: string) => `Failed to delete workflow: ${messages}`,
-  notInAnyStorage: (id: string) => `Workflow ${id} not found in any storage`,
-} as const;

@@ -1,6 +1,6 @@
 /** Small builders that keep the catalogue files readable. */
-import { z } from "zod";
 import type { PortType } from "../ports/index.ts";
+import type { ParamSpec } from "./params.ts";
 import type { InputPortDefinition, NodeDefinition, OutputPortDefinition } from "./types.ts";
 
 interface InputOptions {
@@ -59,33 +59,42 @@ export function choice<const T extends readonly [string, ...string[]]>(
   values: T,
   fallback: T[number],
   description?: string,
-) {
-  const schema = z.enum(values).default(fallback);
-  return description ? schema.describe(description) : schema;
+): ParamSpec {
+  return { kind: "choice", values, default: fallback, ...described(description) };
 }
 
-export function number(min: number, max: number, fallback: number, description?: string) {
-  const schema = z.number().min(min).max(max).default(fallback);
-  return description ? schema.describe(description) : schema;
-}
+const described = (description?: string) => (description ? { description } : {});
 
-export function integer(min: number, max: number, fallback: number, description?: string) {
-  const schema = z.number().int().min(min).max(max).default(fallback);
-  return description ? schema.describe(description) : schema;
-}
+export const number = (min: number, max: number, fallback: number, description?: string) =>
+  ({
+    kind: "number",
+    min,
+    max,
+    default: fallback,
+    integer: false,
+    ...described(description),
+  }) satisfies ParamSpec;
 
-export const flag = (fallback: boolean, description?: string) =>
-  description ? z.boolean().default(fallback).describe(description) : z.boolean().default(fallback);
+export const integer = (min: number, max: number, fallback: number, description?: string) =>
+  ({ ...number(min, max, fallback, description), integer: true }) satisfies ParamSpec;
 
-export const text = (fallback = "", description?: string) =>
-  description ? z.string().default(fallback).describe(description) : z.string().default(fallback);
+export const flag = (fallback: boolean, description?: string): ParamSpec => ({
+  kind: "flag",
+  default: fallback,
+  ...described(description),
+});
+
+export const text = (fallback = "", description?: string): ParamSpec => ({
+  kind: "text",
+  default: fallback,
+  ...described(description),
+});
 
 /** Prompt text typed on the node; a connected prompt input takes precedence. */
 export const prompt = () => text("", "Prompt");
 export const negativePrompt = () => text("", "What to avoid");
 /** Seed: null lets the model pick a random one. */
-export const seed = () =>
-  z.number().int().min(0).max(4_294_967_295).nullable().default(null).describe("Seed");
+export const seed = (): ParamSpec => ({ kind: "seed", description: "Seed" });
 export const numImages = (max: number) => integer(1, max, 1, "Number of images");
 
 export const IMAGE_SIZES = [
@@ -100,7 +109,7 @@ export const IMAGE_SIZES = [
 export const imageSize = (fallback: (typeof IMAGE_SIZES)[number]) =>
   choice(IMAGE_SIZES, fallback, "Image size");
 
-export const params = z.object;
+export { params } from "./params.ts";
 
 /** Inputs shared by several video models. */
 export const endFrameInput = () => input("endFrame", "End frame", "image");

@@ -1,5 +1,5 @@
-import type { z } from "zod";
 import type { PortType } from "../ports/index.ts";
+import type { NodeParams } from "./params.ts";
 
 /** Palette families, in the order the sidebar shows them. */
 export const NODE_CATEGORIES = [
@@ -73,7 +73,7 @@ export interface NodeDefinition {
   inputs: InputPortDefinition[];
   outputs: OutputPortDefinition[];
   /** Parameters with their defaults: `params.parse({})` yields a complete set. */
-  params: z.ZodObject;
+  params: NodeParams;
   run: RunDefinition;
   lifecycle?: NodeLifecycle;
 }

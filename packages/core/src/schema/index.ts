@@ -1,2 +1,3 @@
+export * from "./constants.ts";
 export * from "./migrations.ts";
 export * from "./workflow.ts";

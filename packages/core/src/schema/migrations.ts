@@ -1,4 +1,4 @@
-import { WORKFLOW_VERSION } from "./workflow.ts";
+import { WORKFLOW_VERSION } from "./constants.ts";
 
 /** A named, tested step from one saved-workflow version to the next. */
 export interface Migration {

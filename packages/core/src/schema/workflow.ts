@@ -1,11 +1,7 @@
 /** The saved form of a workflow (SPEC §3), as zod schemas; types are inferred from them. */
 import { z } from "zod";
 import { PORT_TYPES } from "../ports/index.ts";
-
-export const WORKFLOW_VERSION = "1.0.0";
-
-export const NODE_STATUSES = ["idle", "processing", "complete", "error"] as const;
-export type NodeStatus = (typeof NODE_STATUSES)[number];
+import { NODE_STATUSES } from "./constants.ts";
 
 export const zPosition = z.object({ x: z.number(), y: z.number() });
 

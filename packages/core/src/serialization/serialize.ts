@@ -1,15 +1,15 @@
 import { getNodeDefinition } from "../catalogue/registry.ts";
 import { LIMITS } from "../limits.ts";
 import type { PortType } from "../ports/index.ts";
+import { WORKFLOW_VERSION } from "../schema/constants.ts";
 import { migrateWorkflow } from "../schema/migrations.ts";
-import {
-  type MediaManifestEntry,
-  type SavedEdge,
-  type SavedNode,
-  type SavedWorkflow,
-  type Viewport,
-  WORKFLOW_VERSION,
-  type WorkflowMetadata,
+import type {
+  MediaManifestEntry,
+  SavedEdge,
+  SavedNode,
+  SavedWorkflow,
+  Viewport,
+  WorkflowMetadata,
 } from "../schema/workflow.ts";
 import { dataUrlMimeType, isDataUrl } from "./media.ts";
 import { truncateText } from "./text.ts";

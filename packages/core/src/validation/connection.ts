@@ -45,13 +45,18 @@ export const CONNECTION_MESSAGES = {
  * A node can produce content when it runs something and every required input is fed: by a
  * connection, or by a value typed into the node (e.g. its prompt).
  */
+/** Types with nothing to run whose outputs still come (ADR 0002). */
+const DERIVED_OUTPUTS = new Set(["character-reference", "scene-composer"]);
+
 function canProduceContent(
   graph: ConnectionGraph,
   node: ConnectionGraphNode,
   inputs: readonly InputPortDefinition[],
   runKind: string,
 ): boolean {
-  if (runKind === "none") return false;
+  // Nothing to run, unless its outputs come from what is wired in (a character reference) or
+  // from the browser (a scene composer's Capture): those can be wired onwards before.
+  if (runKind === "none" && !DERIVED_OUTPUTS.has(node.type)) return false;
   const typed = (node.data?.inputValues ?? {}) as Record<string, { value?: unknown } | undefined>;
   return inputs
     .filter((port) => port.required)

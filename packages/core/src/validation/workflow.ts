@@ -1,5 +1,5 @@
+import { WORKFLOW_VERSION } from "../schema/constants.ts";
 import { CURRENT_MAJOR, majorVersion } from "../schema/migrations.ts";
-import { WORKFLOW_VERSION } from "../schema/workflow.ts";
 
 export interface WorkflowValidation {
   valid: boolean;

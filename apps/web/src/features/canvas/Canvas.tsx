@@ -16,7 +16,6 @@ import { NODE_DRAG_TYPE } from "../palette/categories.ts";
 import { type CompatibleChoice, compatibleTypes, type PendingWire } from "../palette/compatible.ts";
 import { NodeSearch } from "../palette/NodeSearch.tsx";
 import { usePreferences } from "../preferences/store.ts";
-import { dropUpload, wireIntoNode } from "./drop-upload.ts";
 import { notify } from "./notify.ts";
 import { SelectionToolbar } from "./SelectionToolbar.tsx";
 import { ShortcutSheet } from "./ShortcutSheet.tsx";
@@ -166,7 +165,9 @@ export function Canvas() {
         ? store.getState().nodes.find((node) => node.id === targetId)
         : undefined;
       const at = target ? { x: target.position.x - 360, y: target.position.y } : position;
-      void dropUpload(files, at, { documents: store }).then((dropped) => {
+      // The upload pipeline loads with the first drop, not with the editor.
+      void import("./drop-upload.ts").then(async ({ dropUpload, wireIntoNode }) => {
+        const dropped = await dropUpload(files, at, { documents: store });
         if (target) wireIntoNode(store, target.id, dropped);
       });
     },

@@ -12,6 +12,10 @@ export const SHORTCUTS = [
   { keys: "Double-click the canvas", action: "Add a node" },
   { keys: "Shift + click, drag a box", action: "Select several" },
   { keys: "?", action: "This sheet" },
+  { keys: "Double-click a node's name, F2", action: "Rename the node" },
+  { keys: "W / E / R (in a 3D scene)", action: "Move, rotate, scale the picked item" },
+  { keys: "Arrows, Shift + ↑/↓ (in a 3D scene)", action: "Nudge the picked item" },
+  { keys: "Delete, F, Esc (in a 3D scene)", action: "Hide the item, reset the camera, deselect" },
 ] as const;
 
 export type ShortcutAction =

@@ -1,8 +1,8 @@
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { Toaster } from "sonner";
 import { api } from "../../services/api.ts";
 import { Canvas } from "../canvas/Canvas.tsx";
+import { LazyToaster } from "../canvas/LazyToaster.tsx";
 import { DocumentProvider, useDocumentStore } from "../document/context.tsx";
 import { createDocumentStore } from "../document/store.ts";
 import type { DocumentGraph } from "../document/types.ts";
@@ -17,6 +17,7 @@ import { notifyCompletion } from "../runs/notifications.ts";
 import { QueuePanel } from "../runs/QueuePanel.tsx";
 import { createRunner } from "../runs/runner.ts";
 import { TopBar } from "./TopBar.tsx";
+import { warmUp } from "./warm-up.ts";
 
 // Panels load on first use: they are not part of the first paint.
 const Library = lazy(() =>
@@ -61,6 +62,7 @@ function Workspace() {
     if (started.current) return;
     started.current = true;
     void persistence.refreshUser();
+    warmUp();
     void fixtureFromUrl().then(async (graph) => {
       if (!graph) return persistence.recover();
       store.getState().load(graph);
@@ -150,7 +152,7 @@ function Workspace() {
           <ConflictDialog />
         </Suspense>
       ) : null}
-      <Toaster position="bottom-right" theme="dark" richColors closeButton />
+      <LazyToaster />
     </div>
   );
 }

@@ -1,5 +1,4 @@
 import { getNodeDefinition } from "@atelier/core";
-import { z } from "zod";
 
 export type FieldKind = "textarea" | "text" | "select" | "number" | "toggle" | "seed";
 
@@ -28,46 +27,38 @@ const ESSENTIAL = new Set([
 ]);
 const cache = new Map<string, FieldSpec[]>();
 
-interface JsonProperty {
-  type?: string | string[];
-  enum?: string[];
-  description?: string;
-  minimum?: number;
-  maximum?: number;
-  anyOf?: JsonProperty[];
-}
-
-/** The form of a node type, read once from its parameter schema (zod → JSON Schema). */
+/** The form of a node type, read once from its parameter specs. */
 export function fieldsOf(type: string): FieldSpec[] {
   const cached = cache.get(type);
   if (cached) return cached;
   const definition = getNodeDefinition(type);
   if (!definition) return [];
-  const schema = z.toJSONSchema(definition.params, { io: "input" }) as {
-    properties?: Record<string, JsonProperty>;
-  };
-  const fields = Object.entries(schema.properties ?? {}).map(([name, property]): FieldSpec => {
-    const plain = property.anyOf?.find((option) => option.type !== "null") ?? property;
-    const label = property.description ?? plain.description ?? name;
-    const base = { name, label, essential: ESSENTIAL.has(name) };
-    if (name === "seed") return { ...base, kind: "seed" };
-    if (plain.enum) return { ...base, kind: "select", options: plain.enum };
-    if (plain.type === "boolean") return { ...base, kind: "toggle" };
-    if (plain.type === "number" || plain.type === "integer") {
-      return {
-        ...base,
-        kind: "number",
-        ...(plain.minimum !== undefined ? { min: plain.minimum } : {}),
-        ...(plain.maximum !== undefined ? { max: plain.maximum } : {}),
-        step: plain.type === "integer" ? 1 : 0.05,
-      };
+  const fields = Object.entries(definition.params.shape).map(([name, spec]): FieldSpec => {
+    const base = { name, label: spec.description ?? name, essential: ESSENTIAL.has(name) };
+    switch (spec.kind) {
+      case "seed":
+        return { ...base, kind: "seed" };
+      case "choice":
+        return { ...base, kind: "select", options: [...spec.values] };
+      case "flag":
+        return { ...base, kind: "toggle" };
+      case "number":
+        return {
+          ...base,
+          kind: "number",
+          min: spec.min,
+          max: spec.max,
+          step: spec.integer ? 1 : 0.05,
+        };
+      default: {
+        const long =
+          name === "prompt" ||
+          name === "text" ||
+          name === "lyrics" ||
+          name.toLowerCase().includes("prompt");
+        return { ...base, kind: long ? "textarea" : "text" };
+      }
     }
-    const long =
-      name === "prompt" ||
-      name === "text" ||
-      name === "lyrics" ||
-      name.toLowerCase().includes("prompt");
-    return { ...base, kind: long ? "textarea" : "text" };
   });
   cache.set(type, fields);
   return fields;

@@ -1,6 +1,5 @@
 import type { SavedWorkflow } from "@atelier/core";
 import type { DocumentStore } from "../document/store.ts";
-import { serializer } from "./serializer.ts";
 import { WorkflowCache } from "./workflow-cache.ts";
 import { useWorkspace } from "./workspace-store.ts";
 
@@ -8,9 +7,11 @@ import { useWorkspace } from "./workspace-store.ts";
 export const local = () => import("./local-db.ts").then((module) => module.localDb);
 
 /** The document as SPEC's saved form, named after the workspace (serialized off the main thread). */
-export function serializeCurrent(documents: DocumentStore): Promise<SavedWorkflow> {
+export async function serializeCurrent(documents: DocumentStore): Promise<SavedWorkflow> {
   const { nodes, edges } = documents.getState();
   const { name, workflowId } = useWorkspace.getState();
+  // The worker bridge loads with the first save or journal write.
+  const { serializer } = await import("./serializer.ts");
   return serializer.serialize({ nodes, edges, metadata: { name, id: workflowId } });
 }
 

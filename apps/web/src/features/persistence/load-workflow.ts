@@ -1,6 +1,5 @@
-import { LIMITS, loadWorkflowData, type SavedWorkflow, WORKFLOW_ERRORS } from "@atelier/core";
+import { LIMITS, type SavedWorkflow, WORKFLOW_ERRORS } from "@atelier/core";
 import { ApiError, api } from "../../services/api.ts";
-import type { CanvasEdge, CanvasNode, DocumentGraph } from "../document/types.ts";
 import { local, recentlyLoaded } from "./document-io.ts";
 
 /** Step messages shown while a workflow loads. */
@@ -67,16 +66,4 @@ export async function fetchWorkflow(
   if (!copy) throw missing();
   const base = { id, name: copy.name, data: copy.data, basedOn: null };
   return { ...base, location: "cloud", fromDevice: true };
-}
-
-/** The editor's graph of saved data, recovered by core when parts are broken. */
-export function readGraph(data: SavedWorkflow): { graph: DocumentGraph; recovered: boolean } {
-  const { document, recovered } = loadWorkflowData(data);
-  return {
-    graph: {
-      nodes: document.nodes as unknown as CanvasNode[],
-      edges: document.edges as unknown as CanvasEdge[],
-    },
-    recovered,
-  };
 }

@@ -1,8 +1,6 @@
 import {
   isLargeWorkflow,
   LIMITS,
-  loadWorkflowData,
-  parseWorkflowFile,
   type SavedWorkflow,
   serializeWorkflow,
   utf8ByteLength,
@@ -14,18 +12,20 @@ import { authCache } from "../../services/auth-cache.ts";
 import { notify } from "../canvas/notify.ts";
 import { diffGraphs } from "../document/history.ts";
 import type { DocumentStore } from "../document/store.ts";
-import type { CanvasEdge, CanvasNode, DocumentGraph } from "../document/types.ts";
+import type { DocumentGraph } from "../document/types.ts";
 import { createBackup, listBackups, readBackup } from "./backups.ts";
 import type { CloudRow } from "./cloud-save.ts";
 import { local, serializeCurrent } from "./document-io.ts";
 import { clearJournal, readJournal, writeExitJournal, writeJournal } from "./journal.ts";
 import { followChanges } from "./live-sync.ts";
-import { fetchWorkflow, keepDeviceCopy, LOAD_STEPS, readGraph } from "./load-workflow.ts";
+import { fetchWorkflow, keepDeviceCopy, LOAD_STEPS } from "./load-workflow.ts";
 import { useWorkspace } from "./workspace-store.ts";
 
 const JOURNAL_DELAY_MS = 1000;
 const CLEAN_EXIT_KEY = "atelier.cleanExit";
 const LAST_WORKFLOW_KEY = "atelier.lastWorkflow";
+/** The load path (and its zod checks) arrives with the first open or import. */
+const reader = () => import("./read-graph.ts");
 
 /**
  * Saving, loading and the never-lose-an-edit journal, as commands over the document store.
@@ -211,7 +211,7 @@ export function createPersistence(documents: DocumentStore) {
       try {
         const found = await fetchWorkflow(id, step);
         step(LOAD_STEPS.check);
-        const { graph, recovered } = readGraph(found.data);
+        const { graph, recovered } = (await reader()).readGraph(found.data);
         step(LOAD_STEPS.draw);
         replaceDocument(graph);
         workspace.getState().set({
@@ -251,7 +251,7 @@ export function createPersistence(documents: DocumentStore) {
     async restoreBackup(id: number): Promise<void> {
       try {
         const { backup, data } = await readBackup(await local(), id);
-        replaceDocument(readGraph(data).graph);
+        replaceDocument((await reader()).readGraph(data).graph);
         workspace.getState().set({
           workflowId: backup.workflowId,
           location: backup.workflowId
@@ -303,18 +303,12 @@ export function createPersistence(documents: DocumentStore) {
     /** Opens a .json workflow file: dirty, with no id until saved. */
     async importFile(file: File): Promise<void> {
       try {
-        const parsed = parseWorkflowFile(await file.text());
-        const loaded = loadWorkflowData(parsed);
+        const loaded = (await reader()).readImport(await file.text());
         if (loaded.recovered)
           notify.info("Workflow was partially corrupted. Some data may be missing.");
-        replaceDocument({
-          nodes: loaded.document.nodes as unknown as CanvasNode[],
-          edges: loaded.document.edges as unknown as CanvasEdge[],
-        });
+        replaceDocument(loaded.graph);
         const name =
-          typeof loaded.document.metadata.name === "string"
-            ? loaded.document.metadata.name
-            : file.name.replace(/\.json$/i, "");
+          typeof loaded.name === "string" ? loaded.name : file.name.replace(/\.json$/i, "");
         workspace.getState().set({
           workflowId: null,
           location: null,
@@ -338,6 +332,7 @@ export function createPersistence(documents: DocumentStore) {
         if (last) await this.open(last);
         return;
       }
+      const { readGraph } = await reader();
       const restore = () => {
         replaceDocument(readGraph(entry.data).graph);
         workspace.getState().set({

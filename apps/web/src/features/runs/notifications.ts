@@ -1,5 +1,4 @@
 import { getNodeDefinition, LIMITS, notificationKind } from "@atelier/core";
-import { toast } from "sonner";
 import { notify } from "../canvas/notify.ts";
 import { usePreferences } from "../preferences/store.ts";
 
@@ -42,7 +41,7 @@ const browserApi = (deps: NotificationDeps): NotificationApi | null => {
 export async function enableNotifications(deps: NotificationDeps = {}): Promise<boolean> {
   const api = browserApi(deps);
   if (!api) {
-    (deps.warn ?? toast.warning)(NOTIFICATION_MESSAGES.unsupported);
+    (deps.warn ?? notify.warning)(NOTIFICATION_MESSAGES.unsupported);
     return false;
   }
   const permission = await api.requestPermission().catch(() => "denied" as const);

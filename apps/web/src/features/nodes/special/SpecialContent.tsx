@@ -1,12 +1,17 @@
-import { lazy, memo, Suspense } from "react";
+import { lazy, memo, type ReactNode, Suspense } from "react";
 import { useDocument } from "../../document/context.tsx";
 import type { CanvasNodeData } from "../../document/types.ts";
 import type { AutomationData } from "../../runs/automation.ts";
 import { gatherInputs } from "../../runs/gather-inputs.ts";
-import { AutomationPanel } from "./Automation.tsx";
-import { Gallery } from "./Gallery.tsx";
-import { ReferenceCard } from "./Reference.tsx";
 
+// Each kind of special content loads when such a node is first drawn (DESIGN §7).
+const AutomationPanel = lazy(() =>
+  import("./Automation.tsx").then((module) => ({ default: module.AutomationPanel })),
+);
+const Gallery = lazy(() => import("./Gallery.tsx").then((module) => ({ default: module.Gallery })));
+const ReferenceCard = lazy(() =>
+  import("./Reference.tsx").then((module) => ({ default: module.ReferenceCard })),
+);
 const Markdown = lazy(() => import("./Markdown.tsx"));
 // three.js only loads when a scene composer is on the canvas.
 const SceneComposer = lazy(() => import("./scene/SceneComposer.tsx"));
@@ -57,9 +62,26 @@ function MarkdownViewerContent({ id, data }: { id: string; data: CanvasNodeData 
   return <MarkdownView text={incoming ?? own(data, "text")} empty="Nothing to show yet" />;
 }
 
+/** A node's special section; lazily loaded content shows "Loading…" for its first frame. */
+function Section({
+  label,
+  className = "",
+  children,
+}: {
+  label: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <section className={`node-special ${className}`.trim()} aria-label={label}>
+      <Suspense fallback={<span className="muted">Loading…</span>}>{children}</Suspense>
+    </section>
+  );
+}
+
 /**
- * What notes, annotations and the markdown viewer show besides their fields: formatted
- * text, never raw HTML.
+ * What special nodes show besides their fields: galleries, references, automation runs,
+ * the 3D scene, processing previews, and formatted text (never raw HTML).
  */
 export const SpecialContent = memo(function SpecialContent({
   id,
@@ -72,49 +94,45 @@ export const SpecialContent = memo(function SpecialContent({
 }) {
   if (type.endsWith("container"))
     return (
-      <section className="node-special" aria-label="Collected media">
+      <Section label="Collected media">
         <Gallery id={id} type={type} items={data.outputs?.items} />
-      </section>
+      </Section>
     );
   if (type === "character-reference")
     return (
-      <section className="node-special" aria-label="Character">
+      <Section label="Character">
         <ReferenceCard id={id} />
-      </section>
+      </Section>
     );
   if (type === "image-automation")
     return (
-      <section className="node-special" aria-label="Automation">
+      <Section label="Automation">
         <AutomationPanel id={id} automation={data.automation as AutomationData | undefined} />
-      </section>
+      </Section>
     );
   if (type === "scene-composer")
     return (
-      <section className="node-special nodrag nowheel" aria-label="Scene">
-        <Suspense fallback={<p className="muted">Loading the 3D scene…</p>}>
-          <SceneComposer id={id} data={data} />
-        </Suspense>
-      </section>
+      <Section label="Scene" className="nodrag nowheel">
+        <SceneComposer id={id} data={data} />
+      </Section>
     );
   if (PREVIEWED.has(type))
     return (
-      <section className="node-special nodrag" aria-label="Preview">
-        <Suspense fallback={null}>
-          <ProcessingPreview id={id} type={type} data={data} />
-        </Suspense>
-      </section>
+      <Section label="Preview" className="nodrag">
+        <ProcessingPreview id={id} type={type} data={data} />
+      </Section>
     );
   if (type === "notepad")
     return (
-      <section className="node-special" aria-label="Notes">
+      <Section label="Notes">
         <MarkdownView text={own(data, "text")} empty="Write notes above (markdown works)" />
-      </section>
+      </Section>
     );
   if (type === "markdown-viewer")
     return (
-      <section className="node-special" aria-label="Rendered markdown">
+      <Section label="Rendered markdown">
         <MarkdownViewerContent id={id} data={data} />
-      </section>
+      </Section>
     );
   if (type === "annotation") {
     const arrow = ARROWS[own(data, "arrow")] ?? "";

@@ -1,0 +1,27 @@
+import { lazy, Suspense, useEffect, useState } from "react";
+import { whenIdle } from "../editor/warm-up.ts";
+import { toaster } from "./notify.ts";
+
+const Toaster = lazy(async () => {
+  const { Toaster: SonnerToaster } = await import("sonner");
+  return {
+    default: function MountedToaster() {
+      useEffect(() => toaster.mounted(), []);
+      return <SonnerToaster position="bottom-right" theme="dark" richColors closeButton />;
+    },
+  };
+});
+
+/** The toast area, mounted when the browser is idle after the first paint, or with the first message. */
+export function LazyToaster() {
+  const [wanted, setWanted] = useState(false);
+  useEffect(() => {
+    toaster.register(() => setWanted(true));
+    whenIdle(() => setWanted(true));
+  }, []);
+  return wanted ? (
+    <Suspense fallback={null}>
+      <Toaster />
+    </Suspense>
+  ) : null;
+}

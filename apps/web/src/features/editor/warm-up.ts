@@ -1,0 +1,24 @@
+/**
+ * Code the editor leaves out of its first load (DESIGN §7) but must have offline: saving to
+ * the journal, reading a workflow back, uploads and toasts. It is fetched once the browser
+ * is idle after the editor has drawn, so a connection lost later cannot take it away.
+ */
+export const OFFLINE_CHUNKS = [
+  () => import("sonner"),
+  () => import("../persistence/serializer.ts"),
+  () => import("../persistence/read-graph.ts"),
+  () => import("../canvas/drop-upload.ts"),
+];
+
+/** Runs `task` when the browser is idle (or after a short delay where it cannot say). */
+export function whenIdle(task: () => void): void {
+  if (typeof window.requestIdleCallback === "function")
+    window.requestIdleCallback(task, { timeout: 2000 });
+  else setTimeout(task, 300);
+}
+
+export function warmUp(): void {
+  whenIdle(() => {
+    for (const load of OFFLINE_CHUNKS) void load().catch(() => {});
+  });
+}

@@ -1,0 +1,46 @@
+/**
+ * The API's constants and messages as plain values, apart from the zod DTOs, so the
+ * editor can use them without loading zod (DESIGN §7).
+ */
+
+export const QUEUE_STATUSES = [
+  "IN_QUEUE",
+  "IN_PROGRESS",
+  "COMPLETED",
+  "FAILED",
+  "CANCELLED",
+] as const;
+export type QueueStatus = (typeof QUEUE_STATUSES)[number];
+
+export const TERMINAL_QUEUE_STATUSES: readonly QueueStatus[] = ["COMPLETED", "FAILED", "CANCELLED"];
+
+export const RUN_MESSAGES = {
+  timedOut: "Generation timed out after 15 minutes. Please try again.",
+  failed: "Generation failed",
+  statusFailed: "Failed to get status",
+} as const;
+
+export const WORKFLOW_ERRORS = {
+  notFound: "Workflow not found",
+  notAuthenticated: "Not authenticated",
+  mustBeAuthenticatedToSave: "User must be authenticated to save workflows",
+  chunkPermission:
+    "Authentication error: User does not have permission to save chunks for this workflow. Please ensure you are logged in and own this workflow.",
+  fork: "Failed to fork workflow",
+  saveMetadata: "Failed to save workflow metadata",
+  finalize: "Failed to finalize workflow save",
+  retries: "Failed to save after multiple retries",
+  tooLargeTimeout: "Workflow too large to save. Try removing some nodes or clearing output data.",
+  update: (message: string) => `Failed to update workflow: ${message}`,
+  get: (message: string) => `Failed to get workflow: ${message}`,
+  delete: (messages: string) => `Failed to delete workflow: ${messages}`,
+  notInAnyStorage: (id: string) => `Workflow ${id} not found in any storage`,
+} as const;
+
+export const MEDIA_ERRORS = {
+  uploadFailed: "Failed to upload media",
+  storageUploadFailed: "Failed to upload media to storage",
+} as const;
+
+/** The workflow id of a browser's unsaved workflow: uploads and results for it go here. */
+export const TEMPORARY_WORKFLOW_ID = "temporary";

@@ -1,0 +1,6 @@
+/** Plain values of the saved form, apart from its zod schemas (the editor loads them first). */
+
+export const WORKFLOW_VERSION = "1.0.0";
+
+export const NODE_STATUSES = ["idle", "processing", "complete", "error"] as const;
+export type NodeStatus = (typeof NODE_STATUSES)[number];
