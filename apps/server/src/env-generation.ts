@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FFMPEG_OFF, isExecutableFile } from "./providers/local/ffmpeg/locate.ts";
 
 const key = z
   .string()
@@ -40,6 +41,11 @@ export const zGenerationEnv = z.object({
   JOB_STALE_AFTER_MS: z.coerce.number().int().min(1000).max(3_600_000).default(90_000),
   /** Overrides every provider's status poll interval (tests against fake providers). */
   PROVIDER_POLL_MS: z.coerce.number().int().min(10).max(60_000).optional(),
+  /** The ffmpeg that merges videos locally; "off" sends merges to a provider. */
+  FFMPEG_PATH: key.refine(
+    (value) => value === undefined || value === FFMPEG_OFF || isExecutableFile(value),
+    `must be the path of an ffmpeg executable, or "${FFMPEG_OFF}"`,
+  ),
 });
 
 export interface ProviderKey {
@@ -59,6 +65,8 @@ export interface GenerationConfig {
   workerConcurrency: number;
   pollMs: number | null;
   staleAfterMs: number;
+  /** FFMPEG_PATH: a checked path, "off", or null to look for one. */
+  ffmpegPath: string | null;
 }
 
 const withBase = (keyValue: string | undefined, baseUrl: string | undefined) =>
@@ -84,5 +92,6 @@ export function generationConfig(env: z.infer<typeof zGenerationEnv>): Generatio
     workerConcurrency: env.WORKER_CONCURRENCY,
     pollMs: env.PROVIDER_POLL_MS ?? null,
     staleAfterMs: env.JOB_STALE_AFTER_MS,
+    ffmpegPath: env.FFMPEG_PATH ?? null,
   };
 }

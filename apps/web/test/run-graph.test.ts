@@ -84,6 +84,20 @@ describe("runGraph (Run all / Run to here)", () => {
     expect(log).toEqual(["start img", "end img"]);
   });
 
+  it("treats a dropped file's holder as a source: never run, its file feeds on", async () => {
+    const { documents, log, run, mark } = setup();
+    documents.getState().load({
+      nodes: [
+        node("file", "utility", { outputs: { imageUrl: "/api/media/file/a.png" } }),
+        node("up", "upscaler"),
+      ],
+      edges: [wire("file", "output", "up", "image")],
+    });
+    const result = await runGraph(documents, run, mark, null);
+    expect(result).toEqual({ ok: true, ran: ["up"], skipped: [], failed: [] });
+    expect(log).toEqual(["start up", "end up"]);
+  });
+
   it("reports a cycle instead of running", async () => {
     const { documents, run, mark, log } = setup();
     const { nodes, edges } = documents.getState();

@@ -6,6 +6,7 @@ export * from "./catalogue/index.ts";
 export * from "./graph/index.ts";
 export * from "./limits.ts";
 export * from "./ports/index.ts";
+export * from "./processing/index.ts";
 export * from "./schema/index.ts";
 export * from "./serialization/index.ts";
 export * from "./validation/index.ts";

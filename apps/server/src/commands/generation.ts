@@ -127,6 +127,7 @@ export async function createJob(
     new Set(Object.keys(inputs)),
     params,
     providers.configured,
+    providers.doneLocally,
   );
   const providerId = target.kind === "provider" ? target.provider : "local";
   const endpoint = target.kind === "none" ? "" : target.endpoint;

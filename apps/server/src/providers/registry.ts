@@ -4,6 +4,8 @@ import type { BlobStore } from "../storage/blob-store.ts";
 import { createElevenLabsProvider } from "./elevenlabs/elevenlabs-provider.ts";
 import { createFalProvider } from "./fal/fal-provider.ts";
 import { createGoogleProvider } from "./google/google-provider.ts";
+import { locateFfmpeg } from "./local/ffmpeg/locate.ts";
+import { FFMPEG_NODE_TYPES } from "./local/ffmpeg/merge.ts";
 import { createLocalProvider } from "./local/local-provider.ts";
 import { createLumaProvider } from "./luma/luma-provider.ts";
 import { createOpenAIProvider } from "./openai/openai-provider.ts";
@@ -15,6 +17,10 @@ export interface ProviderRegistry {
   get(id: string): GenerationProvider | null;
   /** Providers with a key configured (`local` always). */
   configured: ReadonlySet<string>;
+  /** Node types this server does for real itself, whatever keys are set (merges with ffmpeg). */
+  doneLocally: ReadonlySet<string>;
+  /** The ffmpeg binary the local provider runs, or null. */
+  ffmpeg: string | null;
   /** Jobs one provider may have in flight at once; more wait in the queue. */
   concurrency(id: string): number;
   /** How long to wait between status polls of one job. */
@@ -65,7 +71,11 @@ export function createProviders(
     return new Uint8Array(Buffer.concat(parts));
   };
   const providers = new Map<string, GenerationProvider>();
-  providers.set("local", createLocalProvider({ readMedia, stepMs: generation.localStepMs }));
+  const ffmpeg = locateFfmpeg(generation.ffmpegPath);
+  providers.set(
+    "local",
+    createLocalProvider({ readMedia, stepMs: generation.localStepMs, ffmpeg }),
+  );
   if (generation.fal)
     providers.set(
       "fal",
@@ -108,6 +118,8 @@ export function createProviders(
   return {
     get: (id) => providers.get(id) ?? null,
     configured: new Set(providers.keys()),
+    doneLocally: ffmpeg ? FFMPEG_NODE_TYPES : new Set(),
+    ffmpeg,
     concurrency: (id) => CONCURRENCY[id] ?? 5,
     pollMs: (id) =>
       id === "local"

@@ -39,16 +39,21 @@ const VARIANT_PARAMS = ["variant", "mode", "model", "version", "modelVersion", "
  * Which service runs a node and at which endpoint: its own provider when that is configured
  * (else another configured provider named by a variant), the endpoint variant picked by its
  * parameters or connected inputs; with no provider configured, the built-in local provider.
+ * Node types in `doneLocally` (what this server can do for real itself, e.g. video merges
+ * with a local ffmpeg) stay local even when their provider is configured.
  */
 export function resolveRunTarget(
   definition: NodeDefinition,
   connected: ReadonlySet<string>,
   params: Record<string, unknown>,
   configured: ReadonlySet<string>,
+  doneLocally: ReadonlySet<string> = new Set(),
 ): RunTarget {
   const run = definition.run;
   if (run.kind === "none") return { kind: "none" };
   if (run.kind === "local") return { kind: "local", endpoint: `local/${run.operation}` };
+  if (doneLocally.has(definition.type))
+    return { kind: "local", endpoint: `local/${definition.type}` };
   const variants = run.variants ?? {};
   if (!configured.has(run.provider)) {
     const alternative = Object.keys(variants).find(

@@ -32,8 +32,28 @@ const FIELD_OF_INPUT: Record<string, string> = {
 
 const snake = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
+const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+/** fal's ffmpeg-api merges take their inputs under names of their own (catalogue §merge). */
+const MERGES: Record<string, (run: NodeRun) => Record<string, unknown>> = {
+  "merge-videos": ({ inputs, params }) => ({
+    video_urls: [one(inputs.video1), one(inputs.video2)],
+    // 0 means "the lowest of the inputs", which is fal's own default.
+    ...(typeof params.targetFps === "number" && params.targetFps > 0
+      ? { target_fps: params.targetFps }
+      : {}),
+  }),
+  "merge-audio-video": ({ inputs, params }) => ({
+    video_url: one(inputs.video),
+    audio_url: one(inputs.media),
+    start_offset: typeof params.startOffset === "number" ? params.startOffset : 0,
+  }),
+};
+
 /** fal's request body for a node run: parameters in snake_case, then the connected inputs. */
 export function buildFalInput(run: NodeRun): Record<string, unknown> {
+  const merge = MERGES[run.nodeType];
+  if (merge) return merge(run);
   const body: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(run.params)) {
     if (value === undefined || value === null || value === "") continue;

@@ -1,11 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { GenerationProvider, ProviderStatus } from "../provider.ts";
 import { ProviderError } from "../provider.ts";
+import { FFMPEG_NODE_TYPES } from "./ffmpeg/merge.ts";
 import { type LocalRequest, type ReadMedia, runLocally } from "./run-local.ts";
 
 export interface LocalProviderOptions {
   /** Reads an input's bytes (our storage directly; other URLs through the safe fetcher). */
   readMedia: ReadMedia;
+  /** A local ffmpeg binary, when the server has one (merges are then done for real). */
+  ffmpeg?: string | null;
   /** Length of one simulated queue or progress step; tests make it short. */
   stepMs?: number;
   now?: () => number;
@@ -22,6 +25,8 @@ const PROGRESS_STEPS = 4;
 export function createLocalProvider(options: LocalProviderOptions): GenerationProvider {
   const stepMs = options.stepMs ?? 400;
   const now = options.now ?? Date.now;
+  // Results being made in this process, so a cancel can stop their ffmpeg.
+  const running = new Map<string, AbortController>();
   const submittedAt = (requestId: string) => {
     const at = Number(requestId.split("-")[1]);
     if (!Number.isFinite(at)) throw new ProviderError("Unknown local request", "fatal");
@@ -33,7 +38,10 @@ export function createLocalProvider(options: LocalProviderOptions): GenerationPr
     async submit() {
       return { requestId: `local-${now()}-${randomUUID()}` };
     },
-    async status(_endpoint, requestId): Promise<ProviderStatus> {
+    async status(endpoint, requestId): Promise<ProviderStatus> {
+      // Real work (an ffmpeg merge) needs no simulated queue: it runs as the result is fetched.
+      if (options.ffmpeg && FFMPEG_NODE_TYPES.has(endpoint.replace(/^local\//, "")))
+        return { status: "COMPLETED", queuePosition: null, progress: 100, logs: [] };
       const step = Math.floor((now() - submittedAt(requestId)) / stepMs);
       if (step < QUEUE_STEPS)
         return { status: "IN_QUEUE", queuePosition: QUEUE_STEPS - step, progress: null, logs: [] };
@@ -45,12 +53,22 @@ export function createLocalProvider(options: LocalProviderOptions): GenerationPr
       }
       return { status: "COMPLETED", queuePosition: null, progress: 100, logs: [] };
     },
-    async result(_endpoint, _requestId, context) {
+    async result(_endpoint, requestId, context) {
       if (!context?.request) throw new ProviderError("Local result without its request", "fatal");
-      return runLocally(context.request as unknown as LocalRequest, options.readMedia);
+      const controller = new AbortController();
+      running.set(requestId, controller);
+      try {
+        return await runLocally(context.request as unknown as LocalRequest, options.readMedia, {
+          ffmpeg: options.ffmpeg ?? null,
+          signal: controller.signal,
+        });
+      } finally {
+        running.delete(requestId);
+      }
     },
-    async cancel() {
-      // Nothing runs anywhere: the job row alone holds the state.
+    async cancel(_endpoint, requestId) {
+      // Only an ffmpeg merge runs anywhere; otherwise the job row alone holds the state.
+      running.get(requestId)?.abort();
     },
   };
 }

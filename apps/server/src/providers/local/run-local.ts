@@ -1,5 +1,7 @@
 import { getNodeDefinition, type OutputPortDefinition } from "@atelier/core";
 import type { ProviderResult, ResultMedia } from "../provider.ts";
+import { FFMPEG_NODE_TYPES } from "./ffmpeg/merge.ts";
+import { runFfmpegNode } from "./ffmpeg/run-node.ts";
 import {
   IMAGE_OPERATIONS,
   processImage,
@@ -19,6 +21,13 @@ export interface LocalRequest {
 }
 
 export type ReadMedia = (url: string) => Promise<Uint8Array>;
+
+export interface RunLocallyOptions {
+  /** A local ffmpeg: the merge nodes are then done for real instead of stood in for. */
+  ffmpeg?: string | null;
+  /** Stops a running ffmpeg (the job was cancelled). */
+  signal?: AbortSignal;
+}
 
 /** Processing nodes whose model we stand in for with one of our image operations. */
 const IMAGE_STAND_INS: Record<string, string> = {
@@ -48,14 +57,17 @@ function seconds(value: unknown, fallback: number, cap: number): number {
 
 /**
  * Makes a node's outputs offline: real files of each output port's kind, the same bytes for
- * the same inputs (DESIGN §1, the `local` provider).
+ * the same inputs (DESIGN §1, the `local` provider). With a local ffmpeg, merges are real.
  */
 export async function runLocally(
   request: LocalRequest,
   readMedia: ReadMedia,
+  options: RunLocallyOptions = {},
 ): Promise<ProviderResult> {
   const definition = getNodeDefinition(request.nodeType);
   if (!definition) throw new Error(`Unknown node type ${request.nodeType}`);
+  if (options.ffmpeg && FFMPEG_NODE_TYPES.has(definition.type))
+    return runFfmpegNode(request, readMedia, options.ffmpeg, options.signal);
   const { inputs, params } = request;
   const prompt = String(
     first(inputs.prompt) ?? params.prompt ?? first(inputs.text) ?? params.text ?? "",

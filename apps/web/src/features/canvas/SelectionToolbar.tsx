@@ -1,5 +1,6 @@
 import { ALIGN_MODES, type AlignMode, DISTRIBUTE_AXES, type DistributeAxis } from "@atelier/core";
 import { memo } from "react";
+import { useShallow } from "zustand/react/shallow";
 import { useDocument } from "../document/context.tsx";
 import { notify } from "./notify.ts";
 
@@ -24,7 +25,17 @@ export const SelectionToolbar = memo(function SelectionToolbar() {
   const hasGroup = useDocument((state) =>
     state.nodes.some((node) => node.selected && node.type === "group"),
   );
-  const actions = useDocument((state) => state);
+  // The actions only: selecting the whole state would re-render this bar on every drag frame.
+  const actions = useDocument(
+    useShallow((state) => ({
+      alignSelection: state.alignSelection,
+      distributeSelection: state.distributeSelection,
+      groupSelection: state.groupSelection,
+      ungroupSelection: state.ungroupSelection,
+      duplicateSelection: state.duplicateSelection,
+      deleteSelection: state.deleteSelection,
+    })),
+  );
   if (count === 0) return null;
   const align = (mode: AlignMode) => {
     const message = actions.alignSelection(mode);

@@ -56,10 +56,18 @@ export async function runGraph(
       .filter((edge) => byId.get(edge.source)?.type === "image-automation")
       .map((edge) => edge.target),
   );
+  // A utility node with nothing wired in holds a dropped file: a source, not a step.
+  const holders = new Set(
+    nodes
+      .filter((node) => node.type === "utility" && !edges.some((edge) => edge.target === node.id))
+      .map((node) => node.id),
+  );
   const runnable = (id: string) => {
     const type = byId.get(id)?.type;
     const definition = type ? getNodeDefinition(type) : undefined;
-    return Boolean(definition && definition.run.kind !== "none" && !driven.has(id));
+    return Boolean(
+      definition && definition.run.kind !== "none" && !driven.has(id) && !holders.has(id),
+    );
   };
   const result = {
     ok: true as const,

@@ -2,6 +2,7 @@
  * Parameter checking shared by the local media functions. Errors name the operation, the
  * parameter and the accepted range, so a provider can show them to the user as they are.
  */
+import { parseAspectRatio } from "@atelier/core";
 
 /** A caller asked for something the local media library cannot make (bad or missing params). */
 export class LocalMediaError extends Error {
@@ -75,16 +76,8 @@ export function aspectRatio(where: string, raw: unknown): number {
   if (raw === undefined || raw === null || raw === "") {
     throw new LocalMediaError(`${where}: "aspectRatio" is required (e.g. "16:9")`);
   }
-  if (typeof raw === "number") {
-    if (!Number.isFinite(raw) || raw <= 0) throw fail();
-    return raw;
-  }
-  if (typeof raw !== "string") throw fail();
-  const match = /^\s*(\d+(?:\.\d+)?)\s*[:/x]\s*(\d+(?:\.\d+)?)\s*$/.exec(raw);
-  const w = Number(match?.[1]);
-  const h = Number(match?.[2]);
-  if (!match || !(w > 0) || !(h > 0)) throw fail();
-  const ratio = w / h;
+  const ratio = parseAspectRatio(raw);
+  if (ratio === null) throw fail();
   // Beyond 1:100 the "image" is a line; reject rather than allocate absurd canvases.
   if (ratio < 0.01 || ratio > 100) throw fail();
   return ratio;

@@ -2,10 +2,18 @@
  * Image processing for the local provider's processing nodes, done for real with sharp:
  * crop, resize, levels, reframe and upscale here; the effects live in effects.ts.
  */
+import {
+  applyLevels,
+  cropRect,
+  fitAspectInside,
+  levelsProblem,
+  RESIZE_FITS,
+  reframePlan,
+  resizePlan,
+} from "@atelier/core";
 import { backgroundRemover, stylizer } from "./effects.ts";
 import { aspectRatio, LocalMediaError, num, oneOf, type Params } from "./params.ts";
 import {
-  applyLut,
   checkOutputSize,
   finish,
   flat,
@@ -44,7 +52,8 @@ type Operation = (opened: OpenedImage, params: Params) => Promise<ProcessedImage
 /**
  * Crop — `left`, `top`, `width`, `height` as fractions 0–1 of the image (the catalogue's
  * params; `unit: "pixel"` takes pixels instead); optional `aspectRatio` ("16:9") then takes
- * the largest centred rectangle of that ratio inside the selection.
+ * the largest centred rectangle of that ratio inside the selection. The pixel rectangle is
+ * core's `cropRect`, as the browser's crop preview shows it.
  */
 const crop: Operation = async (opened, params) => {
   const { width: W, height: H } = opened;
@@ -65,120 +74,101 @@ const crop: Operation = async (opened, params) => {
     "height",
     pixels ? rule(H, 1, 1) : { min: 0.01, max: 1, fallback: 1 },
   );
-  // Rounding can land a fraction like 0.999 on the edge; keep at least one pixel inside.
-  let x = pixels ? left : Math.min(W - 1, Math.round(left * W));
-  let y = pixels ? top : Math.min(H - 1, Math.round(top * H));
-  let w = pixels ? width : Math.round(width * W);
-  let h = pixels ? height : Math.round(height * H);
   const eps = pixels ? 0 : 1e-6;
   if (left + width > (pixels ? W : 1) + eps || top + height > (pixels ? H : 1) + eps) {
     throw new LocalMediaError(
       `crop: the rectangle runs off the image (left + width and top + height must be at most ${pixels ? `${W} and ${H}` : "1"})`,
     );
   }
-  w = Math.max(1, Math.min(w, W - x));
-  h = Math.max(1, Math.min(h, H - y));
-  if (
-    params.aspectRatio !== undefined &&
-    params.aspectRatio !== null &&
-    params.aspectRatio !== ""
-  ) {
-    const ratio = aspectRatio("crop", params.aspectRatio);
-    const fitW = Math.max(1, Math.min(w, Math.round(h * ratio)));
-    const fitH = Math.max(1, Math.min(h, Math.round(fitW / ratio)));
-    x += Math.floor((w - fitW) / 2);
-    y += Math.floor((h - fitH) / 2);
-    w = fitW;
-    h = fitH;
-  }
-  const image = fromRaw(opened.raw).extract({ left: x, top: y, width: w, height: h });
-  return finish(image, outputFormat("crop", params, opened.format));
+  let rect = pixels
+    ? { x: left, y: top, width: Math.min(width, W - left), height: Math.min(height, H - top) }
+    : cropRect(opened, { left, top, width, height });
+  if (params.aspectRatio !== undefined && params.aspectRatio !== null && params.aspectRatio !== "")
+    rect = fitAspectInside(rect, aspectRatio("crop", params.aspectRatio));
+  const region = { left: rect.x, top: rect.y, width: rect.width, height: rect.height };
+  return finish(fromRaw(opened.raw).extract(region), outputFormat("crop", params, opened.format));
 };
 
-/** Resize — `width` and/or `height` in pixels (1–8192), `fit` as sharp's (default cover). */
+/**
+ * Resize — `width` and/or `height` in pixels (1–8192), `fit` as sharp's (default cover).
+ * Core's `resizePlan` decides every pixel (the browser preview draws the same plan): the
+ * source region is scaled into the target rectangle, then padded for `contain`.
+ */
 const resize: Operation = async (opened, params) => {
   const rule = { min: 1, max: 8192, integer: true, fallback: 0 };
   const width = num("resize", params, "width", rule) || undefined;
   const height = num("resize", params, "height", rule) || undefined;
   if (!width && !height) throw new LocalMediaError('resize: "width" or "height" is required');
-  const fit = oneOf(
-    "resize",
-    params,
-    "fit",
-    ["cover", "contain", "fill", "inside", "outside"] as const,
-    "cover",
-  );
-  // "contain" pads: transparent when the image has alpha, black otherwise.
-  const background = opened.hasAlpha ? { r: 0, g: 0, b: 0, alpha: 0 } : "#000";
-  const image = fromRaw(opened.raw).resize(width, height, { fit, kernel: "lanczos3", background });
+  const fit = oneOf("resize", params, "fit", RESIZE_FITS, "cover");
+  const { output, source, target } = resizePlan(opened, { width, height }, fit);
+  checkOutputSize("resize", output.width, output.height);
+  let image = fromRaw(opened.raw)
+    .extract({ left: source.x, top: source.y, width: source.width, height: source.height })
+    .resize(target.width, target.height, { fit: "fill", kernel: "lanczos3" });
+  if (target.width !== output.width || target.height !== output.height) {
+    // "contain" pads: transparent when the image has alpha, black otherwise.
+    const background = opened.hasAlpha ? { r: 0, g: 0, b: 0, alpha: 0 } : { r: 0, g: 0, b: 0 };
+    image = image.extend({
+      top: target.y,
+      left: target.x,
+      bottom: output.height - target.y - target.height,
+      right: output.width - target.x - target.width,
+      background,
+    });
+  }
   return finish(image, outputFormat("resize", params, opened.format));
 };
 
 /**
  * Levels — input `blackPoint` (0–254) and `whitePoint` (1–255) are stretched to 0 and 255,
  * then midtones are raised by `gamma` (0.1–3, >1 brightens: out = in^(1/gamma)), then
- * `saturation` (0–2) scales colourfulness.
+ * `saturation` (0–2) scales colourfulness around Rec. 709 luma. Core's `applyLevels` does
+ * the pixels, the same function the browser preview runs.
  */
 const levels: Operation = async (opened, params) => {
-  const black = num("levels", params, "blackPoint", { min: 0, max: 254, fallback: 0 });
-  const white = num("levels", params, "whitePoint", { min: 1, max: 255, fallback: 255 });
-  const gamma = num("levels", params, "gamma", { min: 0.1, max: 3, fallback: 1 });
-  const saturation = num("levels", params, "saturation", { min: 0, max: 2, fallback: 1 });
-  if (black >= white) {
-    throw new LocalMediaError(
-      `levels: "blackPoint" (${black}) must be below "whitePoint" (${white})`,
-    );
-  }
-  // sharp's gamma() only acts around a resize, so the curve is applied as a lookup table.
-  const lut = new Uint8Array(256);
-  for (let v = 0; v < 256; v++) {
-    const t = Math.min(1, Math.max(0, (v - black) / (white - black)));
-    lut[v] = Math.round(255 * t ** (1 / gamma));
-  }
-  let image = fromRaw(applyLut(opened.raw, lut));
-  if (saturation !== 1) image = image.modulate({ saturation });
-  return finish(image, outputFormat("levels", params, opened.format));
+  const values = {
+    blackPoint: num("levels", params, "blackPoint", { min: 0, max: 254, fallback: 0 }),
+    whitePoint: num("levels", params, "whitePoint", { min: 1, max: 255, fallback: 255 }),
+    gamma: num("levels", params, "gamma", { min: 0.1, max: 3, fallback: 1 }),
+    saturation: num("levels", params, "saturation", { min: 0, max: 2, fallback: 1 }),
+  };
+  const problem = levelsProblem(values);
+  if (problem) throw new LocalMediaError(`levels: ${problem}`);
+  const data = Buffer.from(opened.raw.data);
+  applyLevels(data, opened.raw.channels, values);
+  return finish(fromRaw({ ...opened.raw, data }), outputFormat("levels", params, opened.format));
 };
 
 /**
  * Reframe — change the aspect ratio to `aspectRatio` ("16:9", required). `mode: "extend"`
  * (default) keeps every pixel and fills the new margins with a blurred, dimmed copy of the
  * picture (a stand-in for outpainting); `mode: "crop"` takes the largest centred region.
+ * The frame is core's `reframePlan`, as the browser preview draws it.
  */
 const reframe: Operation = async (opened, params) => {
   const ratio = aspectRatio("reframe", params.aspectRatio);
   const mode = oneOf("reframe", params, "mode", ["extend", "crop"] as const, "extend");
-  const { width: W, height: H } = opened;
   const format = outputFormat("reframe", params, opened.format);
-  const wider = ratio > W / H;
+  const plan = reframePlan(opened, ratio, mode);
+  const { output, rect } = plan;
   if (mode === "crop") {
-    const w = wider ? W : Math.max(1, Math.round(H * ratio));
-    const h = wider ? Math.max(1, Math.round(W / ratio)) : H;
-    const region = {
-      left: Math.floor((W - w) / 2),
-      top: Math.floor((H - h) / 2),
-      width: w,
-      height: h,
-    };
+    const region = { left: rect.x, top: rect.y, width: rect.width, height: rect.height };
     return finish(fromRaw(opened.raw).extract(region), format);
   }
-  const w = wider ? Math.round(H * ratio) : W;
-  const h = wider ? H : Math.round(W / ratio);
-  checkOutputSize("reframe", w, h);
-  const sigma = Math.max(2, Math.max(w, h) / 40);
+  checkOutputSize("reframe", output.width, output.height);
   const backdrop = await toRaw(
     fromRaw(opened.raw)
-      .resize(w, h, { fit: "cover", kernel: "lanczos3" })
-      .blur(sigma)
-      .modulate({ brightness: 0.8 }),
+      .resize(output.width, output.height, { fit: "cover", kernel: "lanczos3" })
+      .blur(plan.blurSigma)
+      .modulate({ brightness: plan.dim }),
     opened.hasAlpha,
   );
   const { raw } = opened;
   const channels = raw.channels as 3 | 4;
   const overlay = { width: raw.width, height: raw.height, channels };
-  const left = Math.floor((w - W) / 2);
-  const top = Math.floor((h - H) / 2);
-  const image = fromRaw(backdrop).composite([{ input: raw.data, raw: overlay, left, top }]);
+  const image = fromRaw(backdrop).composite([
+    { input: raw.data, raw: overlay, left: rect.x, top: rect.y },
+  ]);
   return finish(opened.hasAlpha ? image : await flat(image), format);
 };
 
