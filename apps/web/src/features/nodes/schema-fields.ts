@@ -24,6 +24,8 @@ const ESSENTIAL = new Set([
   "imageSize",
   "resolution",
   "mode",
+  "name",
+  "description",
 ]);
 const cache = new Map<string, FieldSpec[]>();
 
