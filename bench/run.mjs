@@ -1,5 +1,152 @@
-// The benchmark suite lands with the issue "Benchmark suite"; until then say so plainly.
-console.log(
-  "Atelier benchmarks: no figures yet — the suite (C1–C4, L1–L2, S1–S2, Q1–Q3, F1) is not built.",
+#!/usr/bin/env node
+/**
+ * Atelier's benchmark suite (the benchmark issue): canvas (C1–C4), load and save (L1, L2,
+ * S1, S2), queue (Q1–Q3) and bundle (F1) figures, each a ratio against a baseline measured
+ * in the same run or a count. Prints a table and writes bench/results/latest.json.
+ *
+ *   npm run bench                      the whole suite (~12–15 min)
+ *   npm run bench -- C1,F1             some row groups (or: node bench/run.mjs --only C1,F1)
+ *   npm run bench -- --quick           F1 and S1 (PGlite, one pair): the CI smoke run
+ *   options: --only IDS, --rounds N (pairs per figure, default 5), --no-build (reuse
+ *            bench/.build/web), --out FILE (default bench/results/latest.json)
+ *
+ * Exit code 0 when the suite ran, whatever the figures; non-zero only when the harness broke.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { register } from "tsx/esm/api";
+import { CATALOGUE, GROUPS } from "./lib/catalogue.mjs";
+import { errorRow, printTable, writeResults } from "./lib/report.mjs";
+import { CPUS, canPin, ROOT, stopChildren } from "./lib/server.mjs";
+
+// The fixtures, @atelier/core and the test fakes are TypeScript.
+register();
+
+const { values: options, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    only: { type: "string" },
+    quick: { type: "boolean", default: false },
+    rounds: { type: "string" },
+    "no-build": { type: "boolean", default: false },
+    out: { type: "string", default: join(ROOT, "bench/results/latest.json") },
+  },
+});
+// Through the root script (`npm run bench -- --quick`) npm takes unknown flags as its own
+// config and hands them over as npm_config_* variables; group IDs arrive as positionals.
+const npmFlag = (name) => process.env[`npm_config_${name}`];
+options.quick ||= npmFlag("quick") === "true";
+options["no-build"] ||= npmFlag("build") === "" || npmFlag("build") === "false";
+options.rounds ??= /^\d+$/.test(npmFlag("rounds") ?? "") ? npmFlag("rounds") : undefined;
+const requested = options.only ?? (positionals.join(",") || process.env.BENCH_ONLY);
+
+const only = options.quick
+  ? ["F1", "S1"]
+  : requested
+    ? requested
+        .split(",")
+        .map((id) => id.trim().toUpperCase())
+        .filter(Boolean)
+    : GROUPS;
+const unknown = only.filter((id) => !GROUPS.includes(id));
+if (unknown.length > 0) {
+  console.error(`Unknown row group(s): ${unknown.join(", ")}. Known: ${GROUPS.join(", ")}`);
+  process.exit(2);
+}
+const wanted = (id) => only.includes(id);
+const rounds = options.quick ? 1 : Number(options.rounds ?? 5);
+const WEB_ROOT = join(ROOT, "bench/.build/web");
+const started = Date.now();
+const log = (message) =>
+  console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${message}`);
+
+// Servers and pollers are children of this process: stop them if the run is interrupted.
+for (const signal of ["SIGINT", "SIGTERM"])
+  process.on(signal, () => {
+    stopChildren();
+    process.exit(130);
+  });
+
+// The browser, load generator and this driver on one core; servers on the other.
+if (canPin()) execFileSync("taskset", ["-a", "-p", "-c", CPUS.client, String(process.pid)]);
+
+/**
+ * Runs one step; a harness failure becomes ERROR rows (for the group `id`, or only the row
+ * IDs given) instead of a crash, and the suite goes on.
+ */
+async function guard(id, step, ctx, rowIds) {
+  try {
+    return await step(ctx);
+  } catch (error) {
+    log(`${id} failed: ${error.stack ?? error}`);
+    return Object.values(CATALOGUE)
+      .flat()
+      .filter(([rowId]) => (rowIds ? rowIds.includes(rowId) : rowId.split("/")[0] === id))
+      .map(([rowId, measure, target]) => errorRow(rowId, measure, target, error));
+  }
+}
+
+function buildWeb() {
+  if (options["no-build"] && existsSync(join(WEB_ROOT, "index.html"))) return;
+  log("building the web app (production) into bench/.build/web");
+  const result = spawnSync(
+    "npx",
+    ["vite", "build", "--outDir", WEB_ROOT, "--emptyOutDir", "--manifest", "--logLevel", "warn"],
+    { cwd: join(ROOT, "apps/web"), stdio: ["ignore", "inherit", "inherit"] },
+  );
+  if (result.status !== 0) throw new Error(`vite build failed (${result.status})`);
+}
+
+async function main() {
+  const load = loadavg();
+  buildWeb();
+  const ctx = { webRoot: WEB_ROOT, rounds, quick: options.quick, log, guard, wanted };
+  const { generateFixture } = await import("./fixtures/generate.ts");
+  ctx.fixture = generateFixture;
+  const rows = [];
+  const suites = [
+    [["F1"], "./suites/bundle.mjs", "runBundle"],
+    [["S1", "S2", "L1", "L2"], "./suites/load-save.mjs", "runLoadSave"],
+    [["C1", "C2", "C3", "C4"], "./suites/canvas.mjs", "runCanvas"],
+    [["Q1", "Q2", "Q3"], "./suites/queue.mjs", "runQueue"],
+  ];
+  for (const [ids, file, name] of suites) {
+    if (!ids.some(wanted)) continue;
+    const suite = await import(file);
+    rows.push(...(await suite[name](ctx)));
+  }
+  // Rows in the issue's order.
+  const order = GROUPS.flatMap((group) => CATALOGUE[group].map(([id]) => id));
+  rows.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
+  console.log("");
+  printTable(rows);
+  const payload = {
+    startedAt: new Date(started).toISOString(),
+    seconds: Math.round((Date.now() - started) / 1000),
+    options: { only, quick: options.quick, rounds },
+    machine: {
+      cpus: cpus().length,
+      cpu: cpus()[0]?.model,
+      node: process.version,
+      pinned: canPin() ? { server: CPUS.server, browserAndLoad: CPUS.client } : null,
+      loadavgBefore: load,
+      loadavgAfter: loadavg(),
+      chromium: ctx.chromiumVersion ?? null,
+    },
+    rows,
+  };
+  writeResults(options.out, payload);
+  const failed = rows.filter((entry) => entry.status === "FAIL").length;
+  log(`${rows.length} rows, ${failed} below target; wrote ${options.out}`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
 );
-process.exitCode = 0;

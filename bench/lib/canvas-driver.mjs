@@ -1,0 +1,137 @@
+import { resetCounters, settle, startFrames, stopFrames, zoomOf } from "./browser.mjs";
+import { sleep } from "./stats.mjs";
+
+/**
+ * Driving the canvas like a user: open a generated graph, find a node, drag it along a
+ * fixed closed path (so the graph is unchanged afterwards and every drag is the same).
+ */
+
+/** Opens `?fixture=N` and waits until the nodes are drawn, fitted and the page is quiet. */
+export async function openFixture(page, url, count, { debug = false } = {}) {
+  await page.goto(`${url}/?fixture=${count}${debug ? "&debug=renders" : ""}`);
+  await page.waitForSelector(".react-flow__node", { timeout: 60_000 });
+  // fitView runs on the next frame; wait for the zoom to stop changing.
+  let last = Number.NaN;
+  for (let tries = 0; tries < 50; tries++) {
+    await sleep(150);
+    const zoom = await zoomOf(page);
+    if (zoom === last) break;
+    last = zoom;
+  }
+  await settle(page, 800);
+  return { zoom: last, drawn: await page.locator(".react-flow__node").count() };
+}
+
+/** Where to grab a node: its header when it shows one (full card), else its middle. */
+export async function grabPoint(page, id) {
+  const node = page.locator(`.react-flow__node[data-id="${id}"]`);
+  const header = node.locator(".node-header");
+  const box = (await header.count()) > 0 ? await header.boundingBox() : await node.boundingBox();
+  if (!box) throw new Error(`node ${id} is not on screen`);
+  const x = box.x + Math.min(box.width / 2, 24);
+  return { x: (await header.count()) > 0 ? x : box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+/** A figure-eight of 120 × 60 px around the start, twice in `ms`; ends where it began. */
+export const pathAt = (start, t, ms) => {
+  const phase = (2 * Math.PI * 2 * t) / ms;
+  return { x: start.x + 120 * Math.sin(phase), y: start.y + 60 * Math.sin(2 * phase) };
+};
+
+/** Counts style changes of the dragged node, to prove the drag moved it. */
+const watchNode = (page, id) =>
+  page.evaluate((nodeId) => {
+    const element = document.querySelector(`.react-flow__node[data-id="${nodeId}"]`);
+    window.__bench.moves = 0;
+    const observer = new MutationObserver(() => window.__bench.moves++);
+    observer.observe(element, { attributes: true, attributeFilter: ["style"] });
+    window.__bench.stopWatch = () => observer.disconnect();
+  }, id);
+const unwatchNode = (page) =>
+  page.evaluate(() => {
+    window.__bench.stopWatch?.();
+    return window.__bench.moves;
+  });
+
+/**
+ * Drags node `id` along the path for `ms` like a 125 Hz mouse: moves are sent every 8 ms
+ * without waiting for the page (Chromium coalesces them per frame, as with a real mouse).
+ * Answers the page's frame rate over the drag and how often the node moved.
+ */
+export async function timedDrag(page, id, ms = 3000) {
+  const start = await grabPoint(page, id);
+  const cdp = await page.context().newCDPSession(page);
+  const send = (type, at) =>
+    cdp.send("Input.dispatchMouseEvent", {
+      type,
+      x: at.x,
+      y: at.y,
+      button: "left",
+      buttons: type === "mouseReleased" ? 0 : 1,
+      clickCount: type === "mouseMoved" ? 0 : 1,
+    });
+  await page.mouse.move(start.x, start.y);
+  await watchNode(page, id);
+  await startFrames(page);
+  await send("mousePressed", start);
+  const began = Date.now();
+  let sent = 0;
+  const pending = [];
+  for (let t = 0; t < ms; t = Date.now() - began) {
+    pending.push(send("mouseMoved", pathAt(start, t, ms)).catch(() => undefined));
+    sent++;
+    await sleep(8);
+  }
+  await Promise.all(pending);
+  await send("mouseMoved", start);
+  await send("mouseReleased", start);
+  const { frames, ms: elapsed } = await stopFrames(page);
+  const moves = await unwatchNode(page);
+  await cdp.detach();
+  if (moves < 5) throw new Error(`dragging ${id} did not move it (${moves} moves)`);
+  return { fps: (frames * 1000) / elapsed, frames, elapsed, moves, sent };
+}
+
+/**
+ * A drag of `steps` mouse moves, one per animation frame, for per-frame counts: answers the
+ * page's counters over the drag (renders, commits, long tasks) and the number of frames.
+ */
+export async function framedDrag(page, id, steps = 90) {
+  const start = await grabPoint(page, id);
+  await page.mouse.move(start.x, start.y);
+  await page.mouse.down();
+  // The first few moves start the drag (threshold, selection): not part of the count.
+  for (let step = 1; step <= 3; step++) await page.mouse.move(start.x + step * 2, start.y);
+  await settle(page, 300, 3000);
+  await resetCounters(page);
+  await watchNode(page, id);
+  const frame = () => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+  for (let step = 0; step < steps; step++) {
+    const at = pathAt(start, (step / steps) * 3000, 3000);
+    await page.mouse.move(at.x + 6, at.y);
+    await frame();
+  }
+  const counters = await page.evaluate(() => JSON.parse(JSON.stringify(window.__bench)));
+  const moves = await unwatchNode(page);
+  await page.mouse.move(start.x, start.y);
+  await page.mouse.up();
+  return { ...counters, steps, moves };
+}
+
+/** Zooms with the wheel over `point` until the canvas zoom is within 3 % of `target`. */
+export async function zoomTo(page, point, target) {
+  await page.mouse.move(point.x, point.y);
+  for (let tries = 0; tries < 80; tries++) {
+    const zoom = await zoomOf(page);
+    if (Math.abs(zoom / target - 1) < 0.03) break;
+    const factor = Math.log2(target / zoom);
+    // d3-zoom: one wheel unit is 2^(-deltaY × 0.002); stay below one doubling per step.
+    const delta = Math.max(-300, Math.min(300, -factor / 0.002));
+    await page.mouse.wheel(0, Math.abs(delta) < 5 ? Math.sign(delta) * 5 : delta);
+    await sleep(60);
+  }
+  await settle(page, 500);
+  return zoomOf(page);
+}
+
+export const drawnNodes = (page) => page.locator(".react-flow__node").count();

@@ -1,0 +1,35 @@
+/** Every row of the benchmark issue: the ID, what it measures and its target, for the table. */
+export const CATALOGUE = {
+  C1: [
+    ["C1/500", "drag FPS, 500 nodes all in view ÷ 1 node", "≥ 0.95"],
+    ["C1/1000", "drag FPS, 1000 nodes all in view ÷ 1 node", "≥ 0.9"],
+    ["C1/2000", "drag FPS, 2000 nodes all in view ÷ 1 node", "≥ 0.8"],
+  ],
+  C2: [["C2", "drag FPS at working zoom, 2000 nodes ÷ 100 nodes", "≥ 0.97"]],
+  C3: [
+    ["C3/nodes", "node renders per drag frame, 1000 nodes", "≤ 1"],
+    ["C3/edges", "edge renders per drag frame, 1000 nodes", "≤ node's edges"],
+    ["C3/commits", "React commits per drag frame, 1000 nodes", "≤ 1"],
+    ["C3/longtasks", "long tasks during a 60-frame drag, 1000 nodes", "≤ 0"],
+  ],
+  C4: [["C4", "node renders per progress event, 200 running nodes at 10 Hz", "≤ 1"]],
+  L1: [["L1", "open 5 MB workflow to interactive ÷ JSON.parse", "≤ 3"]],
+  L2: [["L2", "open 10 MB ÷ open 5 MB; longest task ≤ 3 × parse of 2 MB", "≤ 2.1"]],
+  S1: [
+    ["S1/pglite", "save 5 MB (PGlite) ÷ stringify+write+fsync", "≤ 3"],
+    ["S1/postgres", "save 5 MB (PostgreSQL) ÷ stringify+write+fsync", "≤ 2"],
+  ],
+  S2: [["S2", "chunks rewritten after editing one prompt, 5 MB", "≤ 1"]],
+  Q1: [
+    ["Q1/1000", "status p99, 1000 pollers ÷ bare node:http", "≤ 2"],
+    ["Q1/5000", "status p99, 5000 pollers ÷ bare node:http", "≤ 2"],
+  ],
+  Q2: [
+    ["Q2/webhook", "provider status requests per 60 s job, webhook", "≤ 1"],
+    ["Q2/polling", "provider status requests per 60 s job, polling", "≤ 8"],
+  ],
+  Q3: [["Q3", "browser requests/min, idle tab, 20 running nodes", "≤ 4"]],
+  F1: [["F1", "initial JS of the editor, gzipped", "≤ 160"]],
+};
+
+export const GROUPS = Object.keys(CATALOGUE);
