@@ -2,7 +2,17 @@ import { AUTOMATION_MESSAGES, automationItems, parseAutomationItemId } from "@at
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { CanvasEdge } from "../src/features/document/types.ts";
 import type { AutomationData } from "../src/features/runs/automation.ts";
-import { fakeApi, job, lastSource, node, setupRunner, values } from "./helpers/runner.ts";
+import { createRunner } from "../src/features/runs/runner.ts";
+import { createRunsStore } from "../src/features/runs/runs-store.ts";
+import {
+  fakeApi,
+  job,
+  lastSource,
+  node,
+  openEvents,
+  setupRunner,
+  values,
+} from "./helpers/runner.ts";
 
 const wire = (source: string, sourceHandle: string, target: string, targetHandle: string) =>
   ({ id: `${source}-${target}`, source, sourceHandle, target, targetHandle }) as CanvasEdge;
@@ -174,5 +184,29 @@ describe("image automation", () => {
     expect(runs().map((run) => run.status)).toEqual(["cancelled", "cancelled", "cancelled"]);
     await expect(graph).resolves.toMatchObject({ ok: true, failed: ["auto"] });
     expect(api.generate).toHaveBeenCalledTimes(3);
+  });
+
+  it("after a reload, follows the unfinished items and applies the ends of the others", async () => {
+    const before = linesIntoFlux();
+    await before.runner.run("auto");
+    before.runner.dispose();
+    const api = {
+      ...countingApi(),
+      listJobs: vi.fn(async () => ({
+        jobs: [done(0), job({ requestId: "r1", nodeId: "auto~1", status: "IN_PROGRESS" }), done(2)],
+      })),
+    };
+    const after = createRunner(before.documents, {
+      api,
+      runs: createRunsStore(),
+      showError: vi.fn(),
+      workflowId: () => "wf-1",
+      stream: { openEvents },
+    });
+    await after.resume("wf-1");
+    expect(before.runs().map((run) => run.status)).toEqual(["complete", "running", "complete"]);
+    expect(before.data("auto")?.status).toBe("processing");
+    lastSource().emit("job", done(1));
+    expect(before.data("auto")).toMatchObject({ status: "complete", runNote: "3 of 3 items done" });
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Code the editor leaves out of its first load (DESIGN §7) but must have offline: saving to
- * the journal, reading a workflow back, uploads and toasts. It is fetched once the browser
+ * the journal, reading a workflow back, backups of failed saves, uploads and toasts. It is fetched once the browser
  * is idle after the editor has drawn, so a connection lost later cannot take it away.
  */
 export const OFFLINE_CHUNKS = [
@@ -8,6 +8,7 @@ export const OFFLINE_CHUNKS = [
   () => import("../persistence/serializer.ts"),
   () => import("../persistence/read-graph.ts"),
   () => import("../canvas/drop-upload.ts"),
+  () => import("../persistence/backups.ts"),
 ];
 
 /** Runs `task` when the browser is idle (or after a short delay where it cannot say). */

@@ -13,7 +13,6 @@ import { notify } from "../canvas/notify.ts";
 import { diffGraphs } from "../document/history.ts";
 import type { DocumentStore } from "../document/store.ts";
 import type { DocumentGraph } from "../document/types.ts";
-import { createBackup, listBackups, readBackup } from "./backups.ts";
 import type { CloudRow } from "./cloud-save.ts";
 import { local, serializeCurrent } from "./document-io.ts";
 import { clearJournal, readJournal, writeExitJournal, writeJournal } from "./journal.ts";
@@ -26,6 +25,8 @@ const CLEAN_EXIT_KEY = "atelier.cleanExit";
 const LAST_WORKFLOW_KEY = "atelier.lastWorkflow";
 /** The load path (and its zod checks) arrives with the first open or import. */
 const reader = () => import("./read-graph.ts");
+/** Backups are written after a failed save and read from the library: loaded then. */
+const backupStore = () => import("./backups.ts");
 
 /**
  * Saving, loading and the never-lose-an-edit journal, as commands over the document store.
@@ -196,6 +197,7 @@ export function createPersistence(documents: DocumentStore) {
         // Nothing is lost: the work goes into an encrypted local backup.
         try {
           const latest = data ?? (await serializeCurrent(documents));
+          const { createBackup } = await backupStore();
           await createBackup(await local(), state.workflowId, state.name, latest);
           notify.error("Failed to save workflow. An encrypted backup has been created locally.");
         } catch (backupError) {
@@ -250,6 +252,7 @@ export function createPersistence(documents: DocumentStore) {
     /** Puts a backup back on the canvas; it stays unsaved until the user saves. */
     async restoreBackup(id: number): Promise<void> {
       try {
+        const { readBackup } = await backupStore();
         const { backup, data } = await readBackup(await local(), id);
         replaceDocument((await reader()).readGraph(data).graph);
         workspace.getState().set({
@@ -270,6 +273,7 @@ export function createPersistence(documents: DocumentStore) {
     },
 
     async backups() {
+      const { listBackups } = await backupStore();
       return listBackups(await local());
     },
 

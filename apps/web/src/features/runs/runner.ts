@@ -10,7 +10,7 @@ import { notify } from "../canvas/notify.ts";
 import type { DocumentStore } from "../document/store.ts";
 import type { CanvasNodeData } from "../document/types.ts";
 import { useWorkspace } from "../persistence/workspace-store.ts";
-import { createAutomation } from "./automation.ts";
+import type { Automation } from "./automation.ts";
 import { gatherInputs } from "./gather-inputs.ts";
 import { createJobStream, type JobStreamOptions } from "./job-stream.ts";
 import type { HistoryEntry } from "./ResultHistory.tsx";
@@ -128,7 +128,7 @@ export function createRunner(documents: DocumentStore, deps: RunnerDeps): Runner
       error: job.error ?? null,
     });
     if (!TERMINAL_QUEUE_STATUSES.includes(job.status)) return;
-    if (!automation.applyEnd(job)) applyEnd(job);
+    if (!automation?.applyEnd(job)) applyEnd(job);
     if (job.status === "COMPLETED") deps.onComplete?.(job.nodeId, entry.model);
   };
 
@@ -137,7 +137,7 @@ export function createRunner(documents: DocumentStore, deps: RunnerDeps): Runner
     if (!entry) return;
     runs.getState().upsert({ nodeId: entry.nodeId, status: "FAILED", error: message });
     const failed = { requestId, nodeId: entry.nodeId, status: "FAILED", error: message } as const;
-    if (!automation.applyEnd(failed as JobStatus))
+    if (!automation?.applyEnd(failed as JobStatus))
       write(entry.nodeId, { status: "error", error: message });
   };
 
@@ -165,16 +165,22 @@ export function createRunner(documents: DocumentStore, deps: RunnerDeps): Runner
     stream.track(job.requestId, now);
   };
 
-  const automation = createAutomation({
-    documents,
-    api: deps.api,
-    workflowId,
-    newKey,
-    write,
-    follow,
-    isRunnable,
-    messageOf,
-  });
+  // Image automation's code loads with the first automation run or resume (DESIGN §7).
+  let automation: Automation | null = null;
+  const loadAutomation = async (): Promise<Automation> => {
+    const { createAutomation } = await import("./automation.ts");
+    automation ??= createAutomation({
+      documents,
+      api: deps.api,
+      workflowId,
+      newKey,
+      write,
+      follow,
+      isRunnable,
+      messageOf,
+    });
+    return automation;
+  };
 
   return {
     async run(nodeId) {
@@ -183,7 +189,7 @@ export function createRunner(documents: DocumentStore, deps: RunnerDeps): Runner
       if (!node || !type || !isRunnable(type) || isActive(runs.getState().runs[nodeId])) return;
       if (type === "image-automation") {
         if (!useWorkspace.getState().user) await deps.api.ensureSession?.();
-        return automation.start(nodeId);
+        return (await loadAutomation()).start(nodeId);
       }
       const { nodes, edges } = documents.getState();
       const gathered = gatherInputs(nodes, edges, nodeId);
@@ -217,7 +223,7 @@ export function createRunner(documents: DocumentStore, deps: RunnerDeps): Runner
     },
 
     async cancel(nodeId) {
-      const items = automation.activeRequests(nodeId);
+      const items = automation?.activeRequests(nodeId) ?? [];
       if (items.length > 0) {
         await Promise.all(
           items.map((requestId) =>
@@ -255,16 +261,20 @@ export function createRunner(documents: DocumentStore, deps: RunnerDeps): Runner
       const newest = new Map<string, JobStatus>();
       for (const job of jobs) if (!newest.has(job.nodeId)) newest.set(job.nodeId, job);
       // Automation items: follow the unfinished, apply the ends of the rest.
-      for (const job of jobs) {
-        const item = parseAutomationItemId(job.nodeId);
-        if (!item) continue;
-        const current = automation.activeRequests(item.automationId).includes(job.requestId);
-        if (!TERMINAL_QUEUE_STATUSES.includes(job.status)) {
-          if (current) follow(job);
-        } else automation.applyEnd(job);
+      const itemJobs = jobs.filter((job) => parseAutomationItemId(job.nodeId));
+      if (itemJobs.length > 0) {
+        const items = await loadAutomation();
+        for (const job of itemJobs) {
+          const item = parseAutomationItemId(job.nodeId);
+          const current =
+            item !== null && items.activeRequests(item.automationId).includes(job.requestId);
+          if (!TERMINAL_QUEUE_STATUSES.includes(job.status)) {
+            if (current) follow(job);
+          } else items.applyEnd(job);
+        }
       }
       for (const node of documents.getState().nodes) {
-        if (automation.activeRequests(node.id).length > 0) continue;
+        if ((automation?.activeRequests(node.id).length ?? 0) > 0) continue;
         const job = newest.get(node.id);
         if (job && !TERMINAL_QUEUE_STATUSES.includes(job.status)) {
           if (node.data.status !== "processing") write(node.id, { status: "processing" });
