@@ -122,6 +122,20 @@ function probesFor(ids: {
         expect: [404],
       },
     ],
+    "PATCH /api/workflows/:id": [
+      {
+        method: "PATCH",
+        path: `/api/workflows/${ids.workflow}`,
+        body: {
+          name: "x",
+          basedOn: new Date().toISOString(),
+          data: { ...makeWorkflow(), nodes: undefined, edges: undefined },
+          nodes: makeWorkflow().nodes,
+          removed: [],
+        },
+        expect: [404],
+      },
+    ],
     "DELETE /api/workflows/:id": [
       { method: "DELETE", path: `/api/workflows/${ids.workflow}`, expect: [404] },
     ],
@@ -324,6 +338,7 @@ describe("isolation between users (every route)", () => {
       ["GET", "/api/workflows"],
       ["GET", `/api/workflows/${ids.workflow}`],
       ["GET", `/api/workflows/${ids.workflow}/events`],
+      ["PATCH", `/api/workflows/${ids.workflow}`],
       ["DELETE", `/api/media/${ids.media}`],
       ["GET", "/api/auth/admin-status"],
     ] as const) {

@@ -1,19 +1,15 @@
 import { randomUUID } from "node:crypto";
-import {
-  LIMITS,
-  type SavedWorkflow,
-  WORKFLOW_ERRORS,
-  workflowTooLargeMessage,
-} from "@atelier/core";
+import { LIMITS, type SavedWorkflow, WORKFLOW_ERRORS } from "@atelier/core";
 import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { AppDb } from "../db/client.ts";
 import { folders, workflowMediaManifest, workflows } from "../db/schema.ts";
-import { HttpError, notFound } from "../http/errors.ts";
+import { notFound } from "../http/errors.ts";
 import { announceWorkflowChange } from "../realtime/events.ts";
 import type { BlobStore } from "../storage/blob-store.ts";
-import { faultPoint } from "./fault-point.ts";
+import { replaceChunks } from "./chunk-store.ts";
 import { removeUnreferencedFiles } from "./media.ts";
-import { encodeWorkflowData, readWorkflowData, writeChunks } from "./workflow-data.ts";
+import { nextTimestamp, refuseTooLarge, storedColumns, withId } from "./save-workflow.ts";
+import { encodeWorkflow, partsOf, readWorkflowData } from "./workflow-data.ts";
 
 export type WorkflowRecord = typeof workflows.$inferSelect;
 
@@ -27,16 +23,6 @@ export interface WorkflowFields {
 }
 
 const WORKFLOW_NOT_FOUND = () => notFound(WORKFLOW_ERRORS.notFound);
-
-/** A later instant than `previous`, in whole milliseconds (so it survives a JSON round trip). */
-function nextTimestamp(previous?: Date): Date {
-  return new Date(Math.max(Date.now(), (previous?.getTime() ?? 0) + 1));
-}
-
-function refuseTooLarge(bytes: number): void {
-  const message = workflowTooLargeMessage(bytes);
-  if (message) throw new HttpError(413, message);
-}
 
 /** The folder must be the user's own; another user's folder does not exist for them. */
 async function assertOwnFolder(db: AppDb, userId: string, folderId: string | null | undefined) {
@@ -122,8 +108,8 @@ async function insertWorkflow(
 ): Promise<WorkflowRecord> {
   const id = randomUUID();
   const now = nextTimestamp();
-  const data: SavedWorkflow = { ...input.data, metadata: { ...input.data.metadata, id } };
-  const stored = encodeWorkflowData(data);
+  const parts = partsOf(input.data, id);
+  const stored = encodeWorkflow({ ...parts, head: withId(parts.head, id) });
   refuseTooLarge(stored.bytes);
   const [row] = await tx
     .insert(workflows)
@@ -138,17 +124,14 @@ async function insertWorkflow(
       mediaRefs: input.mediaRefs ?? [],
       forkedFrom: input.forkedFrom ?? null,
       isTemplate: input.isTemplate ?? false,
-      data: stored.chunked ? null : stored.json,
-      isChunked: stored.chunked,
-      dataSizeBytes: stored.bytes,
+      ...storedColumns(stored),
       createdAt: now,
       updatedAt: now,
     })
     .returning();
-  const chunkCount = await writeChunks(tx, id, data, stored);
-  if (chunkCount > 0) await tx.update(workflows).set({ chunkCount }).where(eq(workflows.id, id));
+  await replaceChunks(tx, id, stored.bodies);
   await announceWorkflowChange(tx, { id, userId, updated_at: now.toISOString() });
-  return { ...(row as WorkflowRecord), chunkCount };
+  return row as WorkflowRecord;
 }
 
 export async function createWorkflow(
@@ -159,61 +142,6 @@ export async function createWorkflow(
   await assertOwnFolder(db, userId, input.folderId);
   const row = await db.transaction((tx) => insertWorkflow(tx as unknown as AppDb, userId, input));
   return { row, data: await readWorkflowData(db, row) };
-}
-
-/**
- * Saves over a workflow in one transaction, only if nobody saved since `basedOn`: a stale
- * save answers 409 with the current `updated_at` and changes nothing. The folder is not
- * part of a save (folder moves do not bump `updated_at`, so a save must not undo one).
- */
-export async function saveWorkflow(
-  db: AppDb,
-  userId: string,
-  id: string,
-  input: WorkflowFields & { data: SavedWorkflow; basedOn: string },
-) {
-  const basedOn = new Date(input.basedOn);
-  if (Number.isNaN(basedOn.getTime()))
-    throw new HttpError(400, "Invalid request: basedOn must be a timestamp");
-  const data: SavedWorkflow = { ...input.data, metadata: { ...input.data.metadata, id } };
-  const encoded = encodeWorkflowData(data);
-  refuseTooLarge(encoded.bytes);
-
-  const saved = await db.transaction(async (transaction) => {
-    const tx = transaction as unknown as AppDb;
-    const updatedAt = nextTimestamp(basedOn);
-    faultPoint("save:before-update");
-    const [row] = await tx
-      .update(workflows)
-      .set({
-        name: input.name,
-        ...(input.description !== undefined ? { description: input.description } : {}),
-        ...(input.isPublic !== undefined ? { isPublic: input.isPublic } : {}),
-        ...(input.thumbnailUrl !== undefined ? { thumbnailUrl: input.thumbnailUrl } : {}),
-        ...(input.mediaRefs !== undefined ? { mediaRefs: input.mediaRefs } : {}),
-        data: encoded.chunked ? null : encoded.json,
-        isChunked: encoded.chunked,
-        dataSizeBytes: encoded.bytes,
-        updatedAt,
-      })
-      .where(
-        and(eq(workflows.id, id), eq(workflows.userId, userId), eq(workflows.updatedAt, basedOn)),
-      )
-      .returning();
-    if (!row) return null;
-    faultPoint("save:row-updated");
-    const chunkCount = await writeChunks(tx, id, data, encoded);
-    await tx.update(workflows).set({ chunkCount }).where(eq(workflows.id, id));
-    await announceWorkflowChange(tx, { id, userId, updated_at: updatedAt.toISOString() });
-    faultPoint("save:before-commit");
-    return { ...row, chunkCount };
-  });
-  if (saved) return { row: saved, data };
-
-  const current = await getOwnWorkflowRow(db, userId, id);
-  throw new HttpError(409, "This workflow was saved elsewhere since you opened it.", {
-    updated_at: current.updatedAt.toISOString(),
-  });
 }
 
 /** Deletes a workflow, its chunks and manifest rows, then files no other workflow uses. */

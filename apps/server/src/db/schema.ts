@@ -125,6 +125,13 @@ export const workflows = pgTable(
     isChunked: boolean("is_chunked").notNull().default(false),
     chunkCount: integer("chunk_count").notNull().default(0),
     dataSizeBytes: integer("data_size_bytes").notNull().default(0),
+    /**
+     * A chunked workflow's metadata chunk (everything but nodes and edges, plus counts). It
+     * lives on the row, which every save rewrites anyway, so a save that changes one node
+     * rewrites only that node's chunk. Null for rows chunked before it existed (they keep a
+     * metadata chunk) and for workflows stored whole in `data`.
+     */
+    chunkHead: text("chunk_head"),
   },
   (table) => [
     index("workflows_user_updated_idx").on(table.userId, table.updatedAt.desc()),
@@ -142,6 +149,10 @@ export const workflowChunks = pgTable(
     chunkType: text("chunk_type", { enum: ["nodes", "edges", "metadata"] }).notNull(),
     data: text("data").notNull(),
     sizeBytes: integer("size_bytes").notNull(),
+    /** SHA-1 of `data`: a save leaves a chunk whose text did not change untouched. */
+    contentHash: text("content_hash"),
+    /** Ids of the nodes a nodes chunk holds (a split node: on its first part only). */
+    nodeIds: text("node_ids").array(),
   },
   (table) => [primaryKey({ columns: [table.workflowId, table.chunkIndex] })],
 );

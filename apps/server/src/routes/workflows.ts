@@ -1,8 +1,11 @@
 import {
-  validateWorkflow,
+  DELTA_SAVE_LIMITS,
+  itemTexts,
   WORKFLOW_ERRORS,
+  type WorkflowSaveResponse,
   zCommitSaveRequest,
   zCreateWorkflowRequest,
+  zDeltaSaveRequest,
   zForkRequest,
   zSaveBatchRequest,
   zSaveId,
@@ -11,7 +14,15 @@ import {
 } from "@atelier/core";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
+import { deltaSave } from "../commands/delta-save.ts";
+import { type SaveResult, saveWorkflow } from "../commands/save-workflow.ts";
 import { dropStagedSave, readStagedNodes, stageBatch } from "../commands/staged-saves.ts";
+import {
+  checkNodes,
+  checkWithCheckedNodes,
+  checkWorkflowData,
+} from "../commands/workflow-checks.ts";
+import { byteLength, partsOf } from "../commands/workflow-data.ts";
 import {
   copyWorkflow,
   createWorkflow,
@@ -19,7 +30,6 @@ import {
   getOwnWorkflowRow,
   getReadableWorkflow,
   listWorkflows,
-  saveWorkflow,
 } from "../commands/workflows.ts";
 import type { AppContext } from "../context.ts";
 import { HttpError } from "../http/errors.ts";
@@ -31,12 +41,16 @@ const zParams = z.object({ id: z.string().min(1).max(200) });
 const zSaveParams = zParams.extend({ saveId: zSaveId });
 const zBatchParams = zSaveParams.extend({ index: z.coerce.number().int().min(0).max(99_999) });
 
-/** SPEC §5's structural check first, so broken data gets "Invalid workflow data: …". */
-function checkWorkflowData(body: unknown): void {
-  const data = (body as { data?: unknown } | null)?.data;
-  const { valid, errors } = validateWorkflow(data);
-  if (!valid) throw new HttpError(400, `Invalid workflow data: ${errors.join("; ")}`);
-}
+const dataOf = (body: unknown) => (body as { data?: unknown } | null)?.data;
+
+/** A save's answer: the row without the document it just sent (saves echo no megabytes). */
+const saveAnswer = (
+  { row, chunksWritten }: SaveResult,
+  viewerId: string,
+): WorkflowSaveResponse => ({
+  workflow: presentWorkflow(row, null, viewerId),
+  chunksWritten,
+});
 /** Room for a 10 MB workflow plus JSON overhead; the SPEC's own limit is checked inside. */
 const WORKFLOW_BODY_LIMIT = 32 * 1024 * 1024;
 
@@ -54,7 +68,7 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
     const user = await requireUser(ctx.auth, request).catch(() => {
       throw new HttpError(401, WORKFLOW_ERRORS.mustBeAuthenticatedToSave);
     });
-    checkWorkflowData(request.body);
+    checkWorkflowData(dataOf(request.body));
     const body = zCreateWorkflowRequest.parse(request.body ?? {});
     const { row, data } = await createWorkflow(db, user.id, body);
     return reply.code(201).send({ workflow: presentWorkflow(row, data, user.id) });
@@ -72,25 +86,35 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
       throw new HttpError(401, WORKFLOW_ERRORS.mustBeAuthenticatedToSave);
     });
     const { id } = zParams.parse(request.params);
-    const raw = (request.body ?? {}) as Record<string, unknown>;
-    checkWorkflowData(raw);
-    const body = zSaveWorkflowRequest.parse(raw);
-    const { row, data } = await saveWorkflow(db, user.id, id, {
-      ...body,
+    checkWorkflowData(dataOf(request.body));
+    const { data, ...fields } = zSaveWorkflowRequest.parse(request.body ?? {});
+    const saved = await saveWorkflow(db, user.id, id, { ...fields, parts: partsOf(data, id) });
+    return saveAnswer(saved, user.id);
+  });
+
+  // A delta save: only the nodes that changed since `basedOn` (the editor's usual save).
+  app.patch("/api/workflows/:id", { bodyLimit: DELTA_SAVE_LIMITS.bodyBytes }, async (request) => {
+    const user = await requireUser(ctx.auth, request).catch(() => {
+      throw new HttpError(401, WORKFLOW_ERRORS.mustBeAuthenticatedToSave);
     });
-    return { workflow: presentWorkflow(row, data, user.id) };
+    const { id } = zParams.parse(request.params);
+    const body = zDeltaSaveRequest.parse(request.body ?? {});
+    return saveAnswer(await deltaSave(db, user.id, id, body), user.id);
   });
 
   // Batch saving (SPEC §9, over 2 MB): stage node batches, then commit them in one save.
+  // Nodes are checked as they arrive, so the commit puts their texts together unparsed.
   app.put(
     "/api/workflows/:id/saves/:saveId/batches/:index",
     { bodyLimit: WORKFLOW_BODY_LIMIT },
     async (request) => {
       const user = await requireUser(ctx.auth, request);
       const { id, saveId, index } = zBatchParams.parse(request.params);
+      checkNodes((request.body as { nodes?: unknown } | null)?.nodes);
       const { nodes } = zSaveBatchRequest.parse(request.body ?? {});
       await getOwnWorkflowRow(db, user.id, id);
-      await stageBatch(ctx.store, { userId: user.id, workflowId: id, saveId }, index, nodes);
+      const ids = { userId: user.id, workflowId: id, saveId };
+      await stageBatch(ctx.store, ids, index, itemTexts(nodes, byteLength));
       return { staged: index };
     },
   );
@@ -106,13 +130,21 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
       await getOwnWorkflowRow(db, user.id, id);
       const ids = { userId: user.id, workflowId: id, saveId };
       const raw = (request.body ?? {}) as { data?: Record<string, unknown>; batches?: unknown };
-      const nodes = await readStagedNodes(ctx.store, ids, Number(raw.batches) || 0);
-      const whole = { ...raw, data: { ...raw.data, nodes } };
-      checkWorkflowData(whole);
-      const { batches: _batches, ...body } = zCommitSaveRequest.parse(whole);
-      const { row, data } = await saveWorkflow(db, user.id, id, body);
+      const nodes = await readStagedNodes(ctx.store, ids, Number(raw.batches) || 0, byteLength);
+      const head = { ...raw.data, nodes: [] };
+      checkWithCheckedNodes(
+        head,
+        nodes.map((node) => node.id),
+      );
+      const {
+        batches: _batches,
+        data,
+        ...fields
+      } = zCommitSaveRequest.parse({ ...raw, data: head });
+      const { nodes: _none, ...parts } = partsOf(data, id);
+      const saved = await saveWorkflow(db, user.id, id, { ...fields, parts: { ...parts, nodes } });
       await dropStagedSave(ctx.store, ids);
-      return { workflow: presentWorkflow(row, data, user.id) };
+      return saveAnswer(saved, user.id);
     },
   );
 

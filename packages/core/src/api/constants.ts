@@ -37,6 +37,18 @@ export const WORKFLOW_ERRORS = {
   notInAnyStorage: (id: string) => `Workflow ${id} not found in any storage`,
 } as const;
 
+/**
+ * A delta save (PATCH /api/workflows/:id) carries changed nodes only; past these it is no
+ * longer small and the editor sends a full save instead.
+ */
+export const DELTA_SAVE_LIMITS = {
+  nodes: 2000,
+  removed: 10_000,
+  edges: 50_000,
+  /** Request body size; a delta over half the document goes as a full save anyway. */
+  bodyBytes: 6 * 1024 * 1024,
+} as const;
+
 export const MEDIA_ERRORS = {
   uploadFailed: "Failed to upload media",
   storageUploadFailed: "Failed to upload media to storage",

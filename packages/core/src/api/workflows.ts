@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { LIMITS } from "../limits.ts";
-import { zSavedWorkflow } from "../schema/workflow.ts";
+import { zSavedEdge, zSavedNode, zSavedWorkflow } from "../schema/workflow.ts";
 import { zId } from "./common.ts";
+import { DELTA_SAVE_LIMITS } from "./constants.ts";
 
 /** A workflow row as the API returns it (SPEC §3, table workflows). */
 export const zWorkflowRow = z.object({
@@ -48,6 +49,16 @@ export const zCreateWorkflowRequest = z.object({
 export const zSaveWorkflowRequest = zCreateWorkflowRequest.extend({ basedOn: z.string() });
 
 export const zWorkflowResponse = z.object({ workflow: zWorkflowRow });
+
+/**
+ * Answer to a save (PUT, batch commit, PATCH): the row without echoing the document back
+ * (`data` is null), and how many chunk rows the save wrote (unchanged chunks are kept).
+ */
+export const zWorkflowSaveResponse = z.object({
+  workflow: zWorkflowRow,
+  chunksWritten: z.number().int().min(0),
+});
+export type WorkflowSaveResponse = z.infer<typeof zWorkflowSaveResponse>;
 /**
  * Batch saving (SPEC §9: workflows over 2 MB go up in node batches of 20). Each batch is
  * staged under a save id chosen by the client; the commit assembles them and saves in one
@@ -55,12 +66,34 @@ export const zWorkflowResponse = z.object({ workflow: zWorkflowRow });
  */
 export const zSaveId = z.string().regex(/^[A-Za-z0-9-]{8,64}$/, "Invalid save id");
 export const zSaveBatchRequest = z.object({
-  nodes: z.array(z.unknown()).max(LIMITS.chunking.nodesPerBatch),
+  nodes: z.array(zSavedNode).max(LIMITS.chunking.nodesPerBatch),
 });
 /** POST /api/workflows/:id/saves/:saveId/commit — `data.nodes` stays empty: nodes come from the batches. */
 export const zCommitSaveRequest = zSaveWorkflowRequest.extend({
   batches: z.number().int().min(1).max(100_000),
 });
+
+/** A saved workflow without its nodes and edges: what a delta save sends whole. */
+export const zSavedWorkflowHead = zSavedWorkflow.omit({ nodes: true, edges: true });
+
+/**
+ * PATCH /api/workflows/:id — a delta save on top of `basedOn` (which must be the current
+ * version, else 409): `nodes` replace the nodes of the same id in place or, new, are added
+ * after the last node; `removed` nodes go; `edges`, when sent, replace all edges.
+ */
+export const zDeltaSaveRequest = z.strictObject({
+  name: z.string().min(1).max(200),
+  description: z.string().max(10_000).optional(),
+  isPublic: z.boolean().optional(),
+  thumbnailUrl: z.string().nullable().optional(),
+  mediaRefs: z.array(z.string()).optional(),
+  basedOn: z.string(),
+  data: zSavedWorkflowHead,
+  nodes: z.array(zSavedNode).max(DELTA_SAVE_LIMITS.nodes),
+  removed: z.array(z.string().min(1)).max(DELTA_SAVE_LIMITS.removed),
+  edges: z.array(zSavedEdge).max(DELTA_SAVE_LIMITS.edges).optional(),
+});
+export type DeltaSaveRequest = z.infer<typeof zDeltaSaveRequest>;
 
 /** 409 answer: another save landed first. */
 export const zSaveConflictResponse = z.object({ error: z.string(), updated_at: z.string() });

@@ -27,6 +27,8 @@ export interface ChunkOptions {
   workflowId?: string | null;
   maxChunkBytes?: number;
   nodesPerChunk?: number;
+  /** UTF-8 size of a text; a server passes its native one (the default is plain JS). */
+  byteLength?: (text: string) => number;
 }
 
 export const DATA_LOST_NODE_ID = "workflow-data-lost";
@@ -47,27 +49,27 @@ function chunk(
   workflowId: string | null,
   index: number,
   type: ChunkType,
-  payload: unknown,
+  data: string,
+  byteLength: (text: string) => number,
 ): WorkflowChunk {
-  const data = JSON.stringify(payload);
   return {
     workflow_id: workflowId,
     chunk_index: index,
     chunk_type: type,
     data,
-    size_bytes: utf8ByteLength(data),
+    size_bytes: byteLength(data),
   };
 }
 
 /** Cuts one node's JSON into parts whose chunk text stays within the limit. */
-function nodeParts(text: string, maxBytes: number): string[] {
+function nodeParts(text: string, maxBytes: number, byteLength: (text: string) => number) {
   const parts: string[] = [];
   let start = 0;
   while (start < text.length) {
     let length = Math.max(1, Math.floor(maxBytes / 2));
     for (;;) {
       const piece = text.slice(start, start + length);
-      const size = utf8ByteLength(
+      const size = byteLength(
         JSON.stringify({ part: { index: 999_999, count: 999_999 }, text: piece }),
       );
       if (size <= maxBytes || length === 1) break;
@@ -79,29 +81,61 @@ function nodeParts(text: string, maxBytes: number): string[] {
   return parts;
 }
 
-export function chunkWorkflow(saved: SavedWorkflow, options: ChunkOptions = {}): WorkflowChunk[] {
+/** One node or edge as its JSON text (`JSON.stringify` of it), with its UTF-8 size. */
+export interface ItemText {
+  id: string;
+  text: string;
+  bytes: number;
+}
+
+/** A nodes or edges chunk before it gets an index; `nodeIds` are the nodes it starts. */
+export interface ChunkBody {
+  chunk_type: "nodes" | "edges";
+  data: string;
+  size_bytes: number;
+  nodeIds: string[];
+}
+
+/** JSON text of an array whose elements are already JSON texts. */
+const arrayText = (items: readonly ItemText[]) => `[${items.map((item) => item.text).join(",")}]`;
+
+/**
+ * The nodes and edges chunks of a workflow from the JSON texts of its nodes and edges, by
+ * SPEC §9's rules (at most 10 nodes and 2 MB a chunk; a larger node in consecutive parts).
+ * Working on texts lets a server chunk what it received without stringifying it again.
+ */
+export function chunkBodies(
+  nodes: readonly ItemText[],
+  edges: readonly ItemText[],
+  options: Omit<ChunkOptions, "workflowId"> = {},
+): ChunkBody[] {
   const maxBytes = options.maxChunkBytes ?? LIMITS.chunking.maxChunkBytes;
   const perChunk = options.nodesPerChunk ?? LIMITS.chunking.nodesPerChunk;
-  const body: { type: ChunkType; payload: NodePayload | EdgePayload }[] = [];
+  const byteLength = options.byteLength ?? utf8ByteLength;
+  const body: ChunkBody[] = [];
+  const push = (type: ChunkBody["chunk_type"], data: string, nodeIds: string[]) =>
+    body.push({ chunk_type: type, data, size_bytes: byteLength(data), nodeIds });
 
-  let group: SavedNode[] = [];
+  let group: ItemText[] = [];
   let groupBytes = WRAPPER_BYTES;
   const flush = () => {
-    if (group.length > 0) body.push({ type: "nodes", payload: group });
+    if (group.length > 0)
+      push(
+        "nodes",
+        arrayText(group),
+        group.map((node) => node.id),
+      );
     group = [];
     groupBytes = WRAPPER_BYTES;
   };
-  for (const node of saved.nodes) {
-    const text = JSON.stringify(node);
-    const bytes = utf8ByteLength(text) + 1;
+  for (const node of nodes) {
+    const bytes = node.bytes + 1;
     if (WRAPPER_BYTES + bytes > maxBytes) {
       flush();
-      const parts = nodeParts(text, maxBytes);
+      const parts = nodeParts(node.text, maxBytes, byteLength);
       parts.forEach((piece, index) => {
-        body.push({
-          type: "nodes",
-          payload: { part: { index, count: parts.length }, text: piece },
-        });
+        const payload = { part: { index, count: parts.length }, text: piece };
+        push("nodes", JSON.stringify(payload), index === 0 ? [node.id] : []);
       });
       continue;
     }
@@ -111,29 +145,64 @@ export function chunkWorkflow(saved: SavedWorkflow, options: ChunkOptions = {}):
   }
   flush();
 
-  let edges: SavedEdge[] = [];
+  let edgeGroup: ItemText[] = [];
   let edgeBytes = WRAPPER_BYTES;
-  for (const edge of saved.edges) {
-    const bytes = utf8ByteLength(JSON.stringify(edge)) + 1;
-    if (edges.length > 0 && edgeBytes + bytes > maxBytes) {
-      body.push({ type: "edges", payload: edges });
-      edges = [];
+  for (const edge of edges) {
+    const bytes = edge.bytes + 1;
+    if (edgeGroup.length > 0 && edgeBytes + bytes > maxBytes) {
+      push("edges", arrayText(edgeGroup), []);
+      edgeGroup = [];
       edgeBytes = WRAPPER_BYTES;
     }
-    edges.push(edge);
+    edgeGroup.push(edge);
     edgeBytes += bytes;
   }
-  if (edges.length > 0) body.push({ type: "edges", payload: edges });
+  if (edgeGroup.length > 0) push("edges", arrayText(edgeGroup), []);
+  return body;
+}
 
+/** The texts of nodes or edges, for `chunkBodies`. */
+export function itemTexts(
+  items: readonly { id: string }[],
+  byteLength: (text: string) => number = utf8ByteLength,
+): ItemText[] {
+  return items.map((item) => {
+    const text = JSON.stringify(item);
+    return { id: item.id, text, bytes: byteLength(text) };
+  });
+}
+
+/** The metadata chunk's text: everything but nodes and edges, and the counts to check on load. */
+export function metadataChunkText(
+  workflow: Omit<SavedWorkflow, "nodes" | "edges">,
+  counts: { nodes: number; edges: number; chunks: number },
+): string {
+  return JSON.stringify({ workflow, counts } satisfies MetadataPayload);
+}
+
+export function chunkWorkflow(saved: SavedWorkflow, options: ChunkOptions = {}): WorkflowChunk[] {
+  const byteLength = options.byteLength ?? utf8ByteLength;
+  const body = chunkBodies(
+    itemTexts(saved.nodes, byteLength),
+    itemTexts(saved.edges, byteLength),
+    options,
+  );
   const { nodes: _nodes, edges: _edges, ...rest } = saved;
-  const metadata: MetadataPayload = {
-    workflow: rest,
-    counts: { nodes: saved.nodes.length, edges: saved.edges.length, chunks: body.length + 1 },
-  };
+  const metadata = metadataChunkText(rest, {
+    nodes: saved.nodes.length,
+    edges: saved.edges.length,
+    chunks: body.length + 1,
+  });
   const workflowId = options.workflowId ?? saved.metadata?.id ?? null;
   return [
-    chunk(workflowId, 0, "metadata", metadata),
-    ...body.map((entry, index) => chunk(workflowId, index + 1, entry.type, entry.payload)),
+    chunk(workflowId, 0, "metadata", metadata, byteLength),
+    ...body.map((entry, index) => ({
+      workflow_id: workflowId,
+      chunk_index: index + 1,
+      chunk_type: entry.chunk_type,
+      data: entry.data,
+      size_bytes: entry.size_bytes,
+    })),
   ];
 }
 

@@ -5,6 +5,15 @@ import type { CanvasNodeData } from "../document/types.ts";
 import { usePreferences } from "../preferences/store.ts";
 import { saveInBatches } from "./batch-save.ts";
 import { compressForUpload, dataUrlToBlob } from "./compress-image.ts";
+import {
+  baseFor,
+  diffSnapshots,
+  forgetSaved,
+  isFinalForDelta,
+  rememberSaved,
+  sendDelta,
+  snapshotOf,
+} from "./delta-save.ts";
 import { findEmbeddedMedia, replaceAtPath, runUploadQueue } from "./media-uploads.ts";
 
 export interface CloudRow {
@@ -72,7 +81,10 @@ export async function uploadEmbeddedMedia(
   documents.getState().applyExternal(changed);
 }
 
-/** Writes the workflow over its cloud row: in node batches above 2 MB, else in one request. */
+/**
+ * Writes the workflow over its cloud row: only what changed when the row is still at the
+ * version this tab last saved, else whole (in node batches above 2 MB, else in one request).
+ */
 export async function writeCloudRow(
   row: CloudRow,
   name: string,
@@ -80,7 +92,25 @@ export async function writeCloudRow(
   bytes: number,
   onProgress: (fraction: number) => void,
 ): Promise<WorkflowRow> {
-  if (bytes > LIMITS.chunking.batchAboveBytes)
-    return saveInBatches(row.id, name, data, row.basedOn, { onProgress });
-  return (await api.saveWorkflow(row.id, name, data, row.basedOn)).workflow;
+  const snapshot = snapshotOf(data);
+  const base = baseFor(row.id, row.basedOn);
+  const delta = base && diffSnapshots(base, snapshot, data, bytes);
+  if (delta) {
+    try {
+      const workflow = await sendDelta(row.id, name, data, row.basedOn, delta);
+      rememberSaved(workflow.id, workflow.updated_at, snapshot);
+      onProgress(1);
+      return workflow;
+    } catch (error) {
+      if (isFinalForDelta(error)) throw error;
+      console.warn("Delta save failed; saving the whole workflow instead", error);
+    }
+  }
+  forgetSaved();
+  const workflow =
+    bytes > LIMITS.chunking.batchAboveBytes
+      ? await saveInBatches(row.id, name, data, row.basedOn, { onProgress })
+      : (await api.saveWorkflow(row.id, name, data, row.basedOn)).workflow;
+  rememberSaved(workflow.id, workflow.updated_at, snapshot);
+  return workflow;
 }

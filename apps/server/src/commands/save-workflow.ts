@@ -1,0 +1,127 @@
+import { WORKFLOW_ERRORS, workflowTooLargeMessage } from "@atelier/core";
+import { and, eq } from "drizzle-orm";
+import type { AppDb } from "../db/client.ts";
+import { workflows } from "../db/schema.ts";
+import { HttpError, notFound } from "../http/errors.ts";
+import { announceWorkflowChange } from "../realtime/events.ts";
+import { replaceChunks } from "./chunk-store.ts";
+import { faultPoint } from "./fault-point.ts";
+import { encodeWorkflow, type StoredForm, type WorkflowParts } from "./workflow-data.ts";
+import type { WorkflowFields, WorkflowRecord } from "./workflows.ts";
+
+export interface SaveFields extends Omit<WorkflowFields, "folderId"> {
+  basedOn: string;
+}
+
+export interface SaveResult {
+  row: WorkflowRecord;
+  /** Chunk rows written by this save (unchanged chunks are left alone). */
+  chunksWritten: number;
+}
+
+/** A later instant than `previous`, in whole milliseconds (so it survives a JSON round trip). */
+export function nextTimestamp(previous?: Date): Date {
+  return new Date(Math.max(Date.now(), (previous?.getTime() ?? 0) + 1));
+}
+
+export function refuseTooLarge(bytes: number): void {
+  const message = workflowTooLargeMessage(bytes);
+  if (message) throw new HttpError(413, message);
+}
+
+export function parseBasedOn(basedOn: string): Date {
+  const date = new Date(basedOn);
+  if (Number.isNaN(date.getTime()))
+    throw new HttpError(400, "Invalid request: basedOn must be a timestamp");
+  return date;
+}
+
+/** 404 for a workflow that is not the user's, else 409 with the version that won. */
+export async function conflictError(db: AppDb, userId: string, id: string): Promise<HttpError> {
+  const [current] = await db
+    .select({ updatedAt: workflows.updatedAt })
+    .from(workflows)
+    .where(and(eq(workflows.id, id), eq(workflows.userId, userId)));
+  if (!current) return notFound(WORKFLOW_ERRORS.notFound);
+  return new HttpError(409, "This workflow was saved elsewhere since you opened it.", {
+    updated_at: current.updatedAt.toISOString(),
+  });
+}
+
+/** The row columns a save sets besides its data. The folder is not part of a save. */
+export function savedFields(input: SaveFields, updatedAt: Date) {
+  return {
+    name: input.name,
+    ...(input.description !== undefined ? { description: input.description } : {}),
+    ...(input.isPublic !== undefined ? { isPublic: input.isPublic } : {}),
+    ...(input.thumbnailUrl !== undefined ? { thumbnailUrl: input.thumbnailUrl } : {}),
+    ...(input.mediaRefs !== undefined ? { mediaRefs: input.mediaRefs } : {}),
+    updatedAt,
+  };
+}
+
+/** Row columns of a stored form. */
+export function storedColumns(stored: StoredForm) {
+  return {
+    data: stored.json,
+    isChunked: stored.chunked,
+    chunkHead: stored.head,
+    chunkCount: stored.bodies.length,
+    dataSizeBytes: stored.bytes,
+  };
+}
+
+/**
+ * Writes `stored` over a workflow row in the caller's transaction, only if nobody saved since
+ * `basedOn`; null when the row is not there at that version.
+ */
+export async function writeStored(
+  tx: AppDb,
+  userId: string,
+  id: string,
+  input: SaveFields,
+  stored: StoredForm,
+): Promise<SaveResult | null> {
+  const basedOn = parseBasedOn(input.basedOn);
+  const updatedAt = nextTimestamp(basedOn);
+  faultPoint("save:before-update");
+  const [row] = await tx
+    .update(workflows)
+    .set({ ...savedFields(input, updatedAt), ...storedColumns(stored) })
+    .where(
+      and(eq(workflows.id, id), eq(workflows.userId, userId), eq(workflows.updatedAt, basedOn)),
+    )
+    .returning();
+  if (!row) return null;
+  faultPoint("save:row-updated");
+  const chunksWritten = await replaceChunks(tx, id, stored.bodies);
+  await announceWorkflowChange(tx, { id, userId, updated_at: updatedAt.toISOString() });
+  faultPoint("save:before-commit");
+  return { row, chunksWritten };
+}
+
+/**
+ * Saves over a workflow in one transaction, only if nobody saved since `basedOn`: a stale
+ * save answers 409 with the current `updated_at` and changes nothing.
+ */
+export async function saveWorkflow(
+  db: AppDb,
+  userId: string,
+  id: string,
+  input: SaveFields & { parts: WorkflowParts },
+): Promise<SaveResult> {
+  parseBasedOn(input.basedOn);
+  const parts = { ...input.parts, head: withId(input.parts.head, id) };
+  const stored = encodeWorkflow(parts);
+  refuseTooLarge(stored.bytes);
+  const saved = await db.transaction((tx) =>
+    writeStored(tx as unknown as AppDb, userId, id, input, stored),
+  );
+  if (saved) return saved;
+  throw await conflictError(db, userId, id);
+}
+
+/** The head with its metadata naming the row (whatever id the client had). */
+export function withId<T extends WorkflowParts["head"]>(head: T, id: string): T {
+  return { ...head, metadata: { ...head.metadata, id } };
+}
