@@ -13,9 +13,8 @@ import { LoadProgress } from "../persistence/LoadProgress.tsx";
 import { createPersistence } from "../persistence/persistence.ts";
 import { useWorkspace } from "../persistence/workspace-store.ts";
 import { RunnerProvider } from "../runs/context.tsx";
-import { notifyCompletion } from "../runs/notifications.ts";
-import { QueuePanel } from "../runs/QueuePanel.tsx";
-import { createRunner } from "../runs/runner.ts";
+import { createLazyRunner } from "../runs/lazy-runner.ts";
+import { useHasRuns } from "../runs/runs-store.ts";
 import { TopBar } from "./TopBar.tsx";
 import { warmUp } from "./warm-up.ts";
 
@@ -36,6 +35,10 @@ const ConflictDialog = lazy(() =>
     default: module.ConflictDialog,
   })),
 );
+// The queue panel appears with the first job.
+const QueuePanel = lazy(() =>
+  import("../runs/QueuePanel.tsx").then((module) => ({ default: module.QueuePanel })),
+);
 const ShortcutSheet = lazy(() =>
   import("../canvas/ShortcutSheet.tsx").then((module) => ({ default: module.ShortcutSheet })),
 );
@@ -55,6 +58,7 @@ function Workspace() {
   const [panel, setPanel] = useState<"preferences" | "shortcuts" | "sign-in" | null>(null);
   const [tab, setTab] = useState<"nodes" | "library">("nodes");
   const hasConflict = useWorkspace((state) => state.conflict !== null);
+  const hasRuns = useHasRuns();
 
   // Once per editor: who is signed in, then a fixture or the last session's work.
   const started = useRef(false);
@@ -139,7 +143,11 @@ function Workspace() {
         <main className="canvas-area">
           <Canvas />
           <LoadProgress />
-          <QueuePanel />
+          {hasRuns ? (
+            <Suspense fallback={null}>
+              <QueuePanel />
+            </Suspense>
+          ) : null}
         </main>
       </div>
       <Suspense fallback={null}>
@@ -163,12 +171,14 @@ export function Editor() {
   const persistence = useMemo(() => createPersistence(store), [store]);
   const runner = useMemo(
     () =>
-      createRunner(store, {
+      createLazyRunner(store, {
         api,
         // SPEC §9: a finished video or 3D node may raise a desktop notification.
         onComplete: (nodeId, type) => {
           const node = store.getState().nodes.find((candidate) => candidate.id === nodeId);
-          void notifyCompletion(node?.type ?? type, node?.data.label);
+          void import("../runs/notifications.ts").then(({ notifyCompletion }) =>
+            notifyCompletion(node?.type ?? type, node?.data.label),
+          );
         },
       }),
     [store],

@@ -1,5 +1,4 @@
 import {
-  getNodeDefinition,
   LIMITS,
   parseAutomationItemId,
   RUN_MESSAGES,
@@ -15,6 +14,7 @@ import { gatherInputs } from "./gather-inputs.ts";
 import { createJobStream, type JobStreamOptions } from "./job-stream.ts";
 import type { HistoryEntry } from "./ResultHistory.tsx";
 import { type GraphRun, runGraph, runSignature } from "./run-graph.ts";
+import { isRunnable } from "./runnable.ts";
 import { isActive, type RunsStore, runsStore } from "./runs-store.ts";
 
 export interface RunnerDeps {
@@ -48,12 +48,6 @@ export interface Runner {
   runGraph(target: string | null): Promise<GraphRun>;
   /** Closes the job stream. */
   dispose(): void;
-}
-
-/** True for catalogue types that have something to run (`run.kind !== "none"`). */
-export function isRunnable(type: string | undefined): boolean {
-  const definition = type ? getNodeDefinition(type) : undefined;
-  return Boolean(definition && definition.run.kind !== "none");
 }
 
 /** 128 random bits as hex (crypto.randomUUID needs a secure context; this does not). */

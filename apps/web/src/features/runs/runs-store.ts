@@ -94,6 +94,11 @@ export function useNodeRun(nodeId: string, store: RunsStore = runsStore): RunEnt
   return useStore(store, (state) => state.runs[nodeId]);
 }
 
+/** True while the tab has any queue entry (mounts the queue panel). */
+export function useHasRuns(store: RunsStore = runsStore): boolean {
+  return useStore(store, (state) => Object.keys(state.runs).length > 0);
+}
+
 /** Every entry by node id (the queue panel); re-renders on any run change. */
 export function useRuns(store: RunsStore = runsStore): Record<string, RunEntry> {
   return useStore(store, (state) => state.runs);

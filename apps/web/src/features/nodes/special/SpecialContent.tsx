@@ -1,8 +1,7 @@
 import { lazy, memo, type ReactNode, Suspense } from "react";
-import { useDocument } from "../../document/context.tsx";
 import type { CanvasNodeData } from "../../document/types.ts";
 import type { AutomationData } from "../../runs/automation.ts";
-import { gatherInputs } from "../../runs/gather-inputs.ts";
+import { MarkdownView } from "./MarkdownView.tsx";
 
 // Each kind of special content loads when such a node is first drawn (DESIGN §7).
 const AutomationPanel = lazy(() =>
@@ -12,7 +11,9 @@ const Gallery = lazy(() => import("./Gallery.tsx").then((module) => ({ default: 
 const ReferenceCard = lazy(() =>
   import("./Reference.tsx").then((module) => ({ default: module.ReferenceCard })),
 );
-const Markdown = lazy(() => import("./Markdown.tsx"));
+const MarkdownViewer = lazy(() =>
+  import("./MarkdownViewer.tsx").then((module) => ({ default: module.MarkdownViewer })),
+);
 // three.js only loads when a scene composer is on the canvas.
 const SceneComposer = lazy(() => import("./scene/SceneComposer.tsx"));
 const ProcessingPreview = lazy(() => import("./processing/ProcessingPreview.tsx"));
@@ -35,32 +36,10 @@ export const showsOwnResult = (type: string) => OWN_RESULT.has(type);
 
 const ARROWS: Record<string, string> = { left: "←", right: "→", up: "↑", down: "↓" };
 
-/** The text wired into the node's `text` input, or null. */
-function useIncomingText(id: string): string | null {
-  return useDocument((state) => {
-    const text = gatherInputs(state.nodes, state.edges, id).inputs.text;
-    return typeof text === "string" ? text : null;
-  });
-}
-
 const own = (data: CanvasNodeData, name: string) => {
   const value = data.inputValues?.[name]?.value;
   return typeof value === "string" ? value : "";
 };
-
-function MarkdownView({ text, empty }: { text: string; empty: string }) {
-  if (!text.trim()) return <span className="muted">{empty}</span>;
-  return (
-    <Suspense fallback={<p className="muted">{text.slice(0, 200)}</p>}>
-      <Markdown text={text} />
-    </Suspense>
-  );
-}
-
-function MarkdownViewerContent({ id, data }: { id: string; data: CanvasNodeData }) {
-  const incoming = useIncomingText(id);
-  return <MarkdownView text={incoming ?? own(data, "text")} empty="Nothing to show yet" />;
-}
 
 /** A node's special section; lazily loaded content shows "Loading…" for its first frame. */
 function Section({
@@ -131,7 +110,7 @@ export const SpecialContent = memo(function SpecialContent({
   if (type === "markdown-viewer")
     return (
       <Section label="Rendered markdown">
-        <MarkdownViewerContent id={id} data={data} />
+        <MarkdownViewer id={id} data={data} />
       </Section>
     );
   if (type === "annotation") {

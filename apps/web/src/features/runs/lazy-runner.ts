@@ -1,0 +1,24 @@
+import type { DocumentStore } from "../document/store.ts";
+import { isRunnable } from "./runnable.ts";
+import type { Runner, RunnerDeps } from "./runner.ts";
+
+/**
+ * The runner with its code (job stream, graph runs, automation) loaded on first use — the
+ * editor's resume right after it mounts — rather than with the editor's first paint
+ * (DESIGN §7). Same API; `isRunnable` answers at once from the catalogue.
+ */
+export function createLazyRunner(documents: DocumentStore, deps: RunnerDeps): Runner {
+  let loaded: Promise<Runner> | null = null;
+  const runner = () => {
+    loaded ??= import("./runner.ts").then(({ createRunner }) => createRunner(documents, deps));
+    return loaded;
+  };
+  return {
+    run: async (nodeId) => (await runner()).run(nodeId),
+    cancel: async (nodeId) => (await runner()).cancel(nodeId),
+    resume: async (workflowId) => (await runner()).resume(workflowId),
+    runGraph: async (target) => (await runner()).runGraph(target),
+    isRunnable,
+    dispose: () => void loaded?.then((real) => real.dispose()),
+  };
+}
