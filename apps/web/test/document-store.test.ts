@@ -293,4 +293,32 @@ describe("document store", () => {
     expect(state().past).toEqual([]);
     expect(state().undo()).toBeNull();
   });
+
+  it("loads nodes with a size and handles to cull by, dropped once drawn, not as an edit", async () => {
+    const { state } = setup();
+    state().load({
+      nodes: [
+        { id: "a", type: "flux-pro", position: { x: 0, y: 0 }, data: {} },
+        { id: "b", type: "text", position: { x: 400, y: 0 }, width: 320, height: 190, data: {} },
+      ],
+      edges: [],
+    });
+    const [a, b] = state().nodes;
+    expect(a?.measured?.width).toBe(320);
+    expect(a?.measured?.height).toBeGreaterThan(100);
+    expect(a?.handles?.map((handle) => `${handle.type}:${handle.id}`)).toContain("target:prompt");
+    // A saved size is the hint and no longer pins the card's size.
+    expect(b).toMatchObject({ measured: { width: 320, height: 190 } });
+    expect(b?.width).toBeUndefined();
+    state().drawn("a");
+    await Promise.resolve();
+    expect(state().nodes[0]?.handles).toBeUndefined();
+    expect(state().nodes[1]).toBe(b);
+    state().onNodesChange([
+      { id: "b", type: "dimensions", dimensions: { width: 320, height: 200 } },
+    ]);
+    expect(state().nodes[1]?.handles).toBeUndefined();
+    state().flushPending();
+    expect(state().past).toEqual([]);
+  });
 });

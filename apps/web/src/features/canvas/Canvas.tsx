@@ -5,7 +5,6 @@ import {
   type Connection,
   Controls,
   type FinalConnectionState,
-  MiniMap,
   ReactFlow,
   useReactFlow,
 } from "@xyflow/react";
@@ -16,7 +15,9 @@ import { NODE_DRAG_TYPE } from "../palette/categories.ts";
 import { type CompatibleChoice, compatibleTypes, type PendingWire } from "../palette/compatible.ts";
 import { NodeSearch } from "../palette/NodeSearch.tsx";
 import { usePreferences } from "../preferences/store.ts";
+import { useFlowSync } from "./flow-sync.ts";
 import { notify } from "./notify.ts";
+import { OverviewMap } from "./OverviewMap.tsx";
 import { SelectionToolbar } from "./SelectionToolbar.tsx";
 import { ShortcutSheet } from "./ShortcutSheet.tsx";
 import { shortcutFor } from "./shortcuts.ts";
@@ -35,8 +36,8 @@ const DEFAULT_VIEWPORT = { x: 80, y: 60, zoom: 0.8 };
 /** The React Flow surface: document in, named store actions out. */
 export function Canvas() {
   const store = useDocumentStore();
-  const nodes = useDocument((state) => state.nodes);
-  const edges = useDocument((state) => state.edges);
+  const { nodes, edges } = useFlowSync(store);
+  const empty = useDocument((state) => state.nodes.length === 0);
   const onNodesChange = useDocument((state) => state.onNodesChange);
   const onEdgesChange = useDocument((state) => state.onEdgesChange);
   const showMinimap = usePreferences((state) => state.showMinimap);
@@ -234,18 +235,10 @@ export function Canvas() {
       >
         <Background variant={BackgroundVariant.Dots} gap={GRID[0]} size={1} />
         <Controls position="bottom-left" />
-        {showMinimap ? (
-          <MiniMap
-            position="bottom-left"
-            style={{ marginLeft: 56 }}
-            pannable
-            zoomable
-            aria-label="Minimap"
-          />
-        ) : null}
+        {showMinimap ? <OverviewMap /> : null}
       </ReactFlow>
       <SelectionToolbar />
-      {nodes.length === 0 ? (
+      {empty ? (
         <div className="empty-canvas">
           <p>Double-click anywhere to add a node</p>
           <p className="muted">or pick one from the Nodes panel · press ? for shortcuts</p>

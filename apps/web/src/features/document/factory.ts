@@ -1,5 +1,5 @@
 import { getNodeDefinition, type PortType } from "@atelier/core";
-import type { CanvasEdge, CanvasNode } from "./types.ts";
+import type { CanvasEdge, CanvasNode, DocumentGraph } from "./types.ts";
 
 let counter = 0;
 /** Short unique ids: time-based prefix plus a counter, readable in saved files. */
@@ -71,3 +71,29 @@ export function moveTo(
     return position ? { ...node, position } : node;
   });
 }
+
+/** The graph without the nodes `ids` (and what the groups among them hold) and their wires. */
+export function removeNodes(current: DocumentGraph, ids: Set<string>): DocumentGraph {
+  // Deleting a group deletes what it holds.
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const node of current.nodes) {
+      if (node.parentId && ids.has(node.parentId) && !ids.has(node.id)) {
+        ids.add(node.id);
+        grew = true;
+      }
+    }
+  }
+  return {
+    nodes: current.nodes.filter((node) => !ids.has(node.id)),
+    edges: current.edges.filter((edge) => !ids.has(edge.source) && !ids.has(edge.target)),
+  };
+}
+
+/** The nodes with exactly `ids` selected; unchanged nodes keep their identity. */
+export const selectOnly = (nodes: CanvasNode[], ids: Set<string>) =>
+  nodes.map((node) => {
+    const want = ids.has(node.id);
+    return Boolean(node.selected) === want ? node : { ...node, selected: want };
+  });

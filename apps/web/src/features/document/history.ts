@@ -14,7 +14,7 @@ export interface HistoryEntry {
 }
 
 /** Fields that are view state, not document: changing only these is not an edit. */
-const VIEW_FIELDS = new Set(["selected", "dragging", "measured", "resizing"]);
+const VIEW_FIELDS = new Set(["selected", "dragging", "measured", "resizing", "handles"]);
 
 function sameIgnoringView(a: object, b: object): boolean {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);

@@ -19,7 +19,7 @@ import {
   type NodeChange,
 } from "@xyflow/react";
 import { createStore } from "zustand/vanilla";
-import { createEdge, createNode, moveTo, newId } from "./factory.ts";
+import { createEdge, createNode, moveTo, newId, removeNodes, selectOnly } from "./factory.ts";
 import {
   applySnapshot,
   diffGraphs,
@@ -27,6 +27,7 @@ import {
   parentsFirst,
   pushEntry,
 } from "./history.ts";
+import { withoutHandles, withSizeHint } from "./size-hints.ts";
 import type { CanvasEdge, CanvasNode, CanvasNodeData, DocumentGraph } from "./types.ts";
 
 export interface DocumentState extends DocumentGraph {
@@ -66,6 +67,8 @@ export interface DocumentActions {
   load(graph: DocumentGraph): void;
   /** Changes from outside the user's editing (uploads, runs): only the named nodes, not undoable. */
   applyExternal(data: ReadonlyMap<string, CanvasNodeData>): void;
+  /** A node was drawn: its size hint's handles give way to measured ones (batched). */
+  drawn(id: string): void;
   /** Settles pending drag/typing entries now (tests, save). */
   flushPending(): void;
 }
@@ -81,6 +84,7 @@ const selected = (graph: DocumentGraph) => graph.nodes.filter((node) => node.sel
  */
 export function createDocumentStore(initial: DocumentGraph = { nodes: [], edges: [] }) {
   let clipboard: { nodes: CanvasNode[]; edges: CanvasEdge[] } | null = null;
+  const drawnIds = new Set<string>();
   let pending: {
     label: string;
     before: DocumentGraph;
@@ -130,30 +134,6 @@ export function createDocumentStore(initial: DocumentGraph = { nodes: [], edges:
       record(label, before, after);
     };
 
-    const removeNodes = (current: DocumentGraph, ids: Set<string>): DocumentGraph => {
-      // Deleting a group deletes what it holds.
-      let grew = true;
-      while (grew) {
-        grew = false;
-        for (const node of current.nodes) {
-          if (node.parentId && ids.has(node.parentId) && !ids.has(node.id)) {
-            ids.add(node.id);
-            grew = true;
-          }
-        }
-      }
-      return {
-        nodes: current.nodes.filter((node) => !ids.has(node.id)),
-        edges: current.edges.filter((edge) => !ids.has(edge.source) && !ids.has(edge.target)),
-      };
-    };
-
-    const selectOnly = (nodes: CanvasNode[], ids: Set<string>) =>
-      nodes.map((node) => {
-        const want = ids.has(node.id);
-        return Boolean(node.selected) === want ? node : { ...node, selected: want };
-      });
-
     return {
       nodes: initial.nodes,
       edges: initial.edges,
@@ -170,7 +150,10 @@ export function createDocumentStore(initial: DocumentGraph = { nodes: [], edges:
         if (rest.length === 0) return;
         const moves = rest.filter((change) => change.type === "position");
         if (moves.length > 0) extendPending("Move", "move");
-        set({ nodes: applyNodeChanges(rest, get().nodes) });
+        let nodes = applyNodeChanges(rest, get().nodes);
+        // Measured: the size hint's handles give way to the measured ones (size-hints.ts).
+        if (rest.some((change) => change.type === "dimensions")) nodes = nodes.map(withoutHandles);
+        set({ nodes });
       },
 
       onEdgesChange(changes) {
@@ -378,7 +361,12 @@ export function createDocumentStore(initial: DocumentGraph = { nodes: [], edges:
       load(next) {
         if (pending) clearTimeout(pending.timer);
         pending = null;
-        set({ nodes: parentsFirst(next.nodes), edges: next.edges, past: [], future: [] });
+        set({
+          nodes: parentsFirst(next.nodes.map(withSizeHint)),
+          edges: next.edges,
+          past: [],
+          future: [],
+        });
       },
 
       applyExternal(data) {
@@ -388,6 +376,18 @@ export function createDocumentStore(initial: DocumentGraph = { nodes: [], edges:
             const next = data.get(node.id);
             return next ? { ...node, data: next } : node;
           }),
+        });
+      },
+
+      drawn(id) {
+        drawnIds.add(id);
+        if (drawnIds.size > 1) return;
+        queueMicrotask(() => {
+          const ids = new Set(drawnIds);
+          drawnIds.clear();
+          const nodes = get().nodes;
+          if (!nodes.some((node) => node.handles && ids.has(node.id))) return;
+          set({ nodes: nodes.map((node) => (ids.has(node.id) ? withoutHandles(node) : node)) });
         });
       },
 

@@ -1,6 +1,6 @@
 import { getNodeDefinition } from "@atelier/core";
 import { Handle, type NodeProps, Position, useStore as useFlowStore } from "@xyflow/react";
-import { memo, useCallback, useState } from "react";
+import { memo, useCallback, useEffect, useState } from "react";
 import { useDocument } from "../document/context.tsx";
 import { PORT_COLORS } from "../document/factory.ts";
 import type { CanvasNode } from "../document/types.ts";
@@ -43,6 +43,9 @@ export const GenericNode = memo(function GenericNode({
   const simple = useFlowStore(zoomedOut);
   const showLabels = usePreferences((state) => state.showNodeLabels);
   const setParam = useDocument((state) => state.setParam);
+  const drawn = useDocument((state) => state.drawn);
+  // Drawn: React Flow measures it now, so its size hint (document/size-hints.ts) can go.
+  useEffect(() => drawn(id), [drawn, id]);
   const [advanced, setAdvanced] = useState(false);
   const onChange = useCallback(
     (name: string, value: unknown) => setParam(id, name, value),
