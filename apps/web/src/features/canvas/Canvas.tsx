@@ -8,7 +8,7 @@ import {
   ReactFlow,
   useReactFlow,
 } from "@xyflow/react";
-import { type DragEvent, type MouseEvent, useCallback, useEffect, useState } from "react";
+import { type DragEvent, type MouseEvent, useCallback, useEffect, useRef, useState } from "react";
 import { useDocument, useDocumentStore } from "../document/context.tsx";
 import { nodeTypes } from "../nodes/node-types.ts";
 import { NODE_DRAG_TYPE } from "../palette/categories.ts";
@@ -203,8 +203,19 @@ export function Canvas() {
     return () => window.removeEventListener("keydown", onKey);
   }, [store, flow]);
 
+  // While a node is dragged the others ignore the pointer: the browser then hit-tests one
+  // node per move instead of thousands (a class toggled directly: no React render).
+  const canvasRef = useRef<HTMLDivElement>(null);
+  const markDragging = useCallback(() => {
+    canvasRef.current?.classList.add("node-dragging");
+  }, []);
+  const unmarkDragging = useCallback(() => {
+    canvasRef.current?.classList.remove("node-dragging");
+  }, []);
+
   return (
     <div
+      ref={canvasRef}
       className="canvas"
       role="application"
       aria-label="Canvas"
@@ -220,6 +231,8 @@ export function Canvas() {
         onEdgesChange={onEdgesChange}
         onConnect={onConnect}
         onConnectEnd={onConnectEnd}
+        onNodeDragStart={markDragging}
+        onNodeDragStop={unmarkDragging}
         deleteKeyCode={DELETE_KEYS}
         multiSelectionKeyCode="Shift"
         selectionKeyCode="Shift"
