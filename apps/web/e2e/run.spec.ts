@@ -22,9 +22,10 @@ test.describe("running generations (offline local provider)", () => {
     });
     const output = canvas.node(image).locator(".node-output img").first();
     await expect(output).toHaveAttribute("src", /\/api\/media\/file\/.+\.png$/);
-    expect(
-      await output.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
-    ).toBe(true);
+    // The image decodes a moment after its node says Done.
+    await expect
+      .poll(() => output.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+      .toBe(true);
     await canvas.shot("run-image");
   });
 

@@ -22,9 +22,10 @@ test.describe("dropping files on the canvas", () => {
     await expect(canvas.node(image).locator(".status-pill")).toHaveText("Done");
     await expect(canvas.node(image).getByLabel("Upload progress")).toHaveCount(0);
     expect(uploads).toEqual([201]);
-    expect(
-      await held.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
-    ).toBe(true);
+    // The image decodes a moment after its node says Done.
+    await expect
+      .poll(() => held.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+      .toBe(true);
 
     const crop = await canvas.add("Crop");
     await canvas.drag(crop, 380, 0);
