@@ -1,9 +1,9 @@
 import { AUTOMATION_MESSAGES, automationItems, parseAutomationItemId } from "@atelier/core";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { CanvasEdge } from "../src/features/document/types.ts";
 import type { AutomationData } from "../src/features/runs/automation.ts";
 import { createRunner } from "../src/features/runs/runner.ts";
 import { createRunsStore } from "../src/features/runs/runs-store.ts";
+import { wire } from "./helpers/graph.ts";
 import {
   fakeApi,
   job,
@@ -13,9 +13,6 @@ import {
   setupRunner,
   values,
 } from "./helpers/runner.ts";
-
-const wire = (source: string, sourceHandle: string, target: string, targetHandle: string) =>
-  ({ id: `${source}-${target}`, source, sourceHandle, target, targetHandle }) as CanvasEdge;
 
 /** A fake API whose every generate call gets its own request id: r0, r1, … */
 function countingApi() {

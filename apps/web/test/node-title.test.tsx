@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { DocumentProvider, useDocument } from "../src/features/document/context.tsx";
 import { createDocumentStore } from "../src/features/document/store.ts";
 import { NODE_LABEL_MAX, NodeTitle } from "../src/features/nodes/NodeTitle.tsx";
-import { node } from "./helpers/runner.ts";
+import { node } from "./helpers/graph.ts";
 
 afterEach(cleanup);
 

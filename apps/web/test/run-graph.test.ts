@@ -1,16 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createDocumentStore } from "../src/features/document/store.ts";
-import type { CanvasEdge, CanvasNode } from "../src/features/document/types.ts";
 import { runGraph, runSignature, UNCHANGED_NOTE } from "../src/features/runs/run-graph.ts";
-
-const node = (id: string, type: string, data: CanvasNode["data"] = {}): CanvasNode => ({
-  id,
-  type,
-  position: { x: 0, y: 0 },
-  data,
-});
-const wire = (source: string, sourceHandle: string, target: string, targetHandle: string) =>
-  ({ id: `${source}-${target}`, source, sourceHandle, target, targetHandle }) as CanvasEdge;
+import { node, wire } from "./helpers/graph.ts";
 
 /** text → image → video, with a fake run that completes on the next tick (or fails). */
 function setup(fail: string[] = []) {

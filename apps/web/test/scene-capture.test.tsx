@@ -1,7 +1,6 @@
 import { SCENE_VIDEO_DEFAULT_PROMPT } from "@atelier/core";
 import { describe, expect, it, vi } from "vitest";
 import { createDocumentStore } from "../src/features/document/store.ts";
-import type { CanvasEdge, CanvasNode } from "../src/features/document/types.ts";
 import {
   type CameraValue,
   cameraValue,
@@ -12,21 +11,8 @@ import {
 import { lensFov } from "../src/features/nodes/special/scene/scene-state.ts";
 import { gatherInputs } from "../src/features/runs/gather-inputs.ts";
 import { ApiError } from "../src/services/api.ts";
+import { wire as edge, node } from "./helpers/graph.ts";
 
-const node = (id: string, type: string, data: CanvasNode["data"] = {}): CanvasNode => ({
-  id,
-  type,
-  position: { x: 0, y: 0 },
-  data,
-});
-const edge = (source: string, sourceHandle: string, target: string, targetHandle: string) =>
-  ({
-    id: `${source}-${target}-${targetHandle}`,
-    source,
-    sourceHandle,
-    target,
-    targetHandle,
-  }) as CanvasEdge;
 const value = (url: string | string[]) => ({ value: url });
 
 describe("capturing", () => {

@@ -1,6 +1,5 @@
 import { serializeWorkflow } from "@atelier/core";
 import { describe, expect, it } from "vitest";
-import type { CanvasEdge, CanvasNode } from "../src/features/document/types.ts";
 import { sceneSources } from "../src/features/nodes/special/scene/scene-sources.ts";
 import {
   backgroundColor,
@@ -17,21 +16,8 @@ import {
   withCamera,
   withPlacement,
 } from "../src/features/nodes/special/scene/scene-state.ts";
+import { wire as edge, node } from "./helpers/graph.ts";
 
-const node = (id: string, type: string, data: CanvasNode["data"] = {}): CanvasNode => ({
-  id,
-  type,
-  position: { x: 0, y: 0 },
-  data,
-});
-const edge = (source: string, sourceHandle: string, target: string, targetHandle: string) =>
-  ({
-    id: `${source}-${target}-${targetHandle}`,
-    source,
-    sourceHandle,
-    target,
-    targetHandle,
-  }) as CanvasEdge;
 const value = (url: string | string[]) => ({ value: url });
 const still: Placement = { position: [0, 0, 0], rotation: [0, 0, 0], scale: [1, 1, 1] };
 const source = (key: string, kind: "model" | "image" = "model"): SceneSource => ({

@@ -8,15 +8,12 @@ import type { AutomationData } from "../src/features/runs/automation.ts";
 import { RunnerProvider } from "../src/features/runs/context.tsx";
 import type { Runner } from "../src/features/runs/runner.ts";
 import { runsStore } from "../src/features/runs/runs-store.ts";
-import { node, values } from "./helpers/runner.ts";
+import { node, values, wire } from "./helpers/graph.ts";
 
 afterEach(() => {
   cleanup();
   runsStore.getState().clear();
 });
-
-const wire = (source: string, sourceHandle: string, target: string, targetHandle: string) =>
-  ({ id: `${source}-${target}`, source, sourceHandle, target, targetHandle }) as CanvasEdge;
 
 /** Renders one node's special content on a document of `nodes`, as the canvas does. */
 async function show(nodes: CanvasNode[], edges: CanvasEdge[], id: string) {

@@ -1,21 +1,14 @@
 import { vi } from "vitest";
 import { createDocumentStore } from "../../src/features/document/store.ts";
-import type { CanvasEdge, CanvasNode, CanvasNodeData } from "../../src/features/document/types.ts";
+import type { CanvasEdge, CanvasNode } from "../../src/features/document/types.ts";
 import type { EventSourceLike } from "../../src/features/runs/job-stream.ts";
 import { createRunner, type RunnerDeps } from "../../src/features/runs/runner.ts";
 import { createRunsStore } from "../../src/features/runs/runs-store.ts";
 import type { JobStatus } from "../../src/services/api.ts";
 
-/* Runner fixtures: nodes, a scripted event source, a fake API and a wired runner. */
+export { node, values } from "./graph.ts";
 
-export const node = (id: string, type: string, data: CanvasNodeData = {}): CanvasNode => ({
-  id,
-  type,
-  position: { x: 0, y: 0 },
-  data,
-});
-export const values = (record: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(record).map(([key, value]) => [key, { value }]));
+/* Runner fixtures: nodes, a scripted event source, a fake API and a wired runner. */
 
 export class FakeEventSource implements EventSourceLike {
   static opened: FakeEventSource[] = [];

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { disposeMeshes } from "./dispose-three.ts";
 import {
   describeMeta,
   fileNameOf,
@@ -28,17 +29,7 @@ async function mountScene(host: HTMLElement, url: string, signal: AbortSignal) {
   const cleanups: (() => void)[] = [];
   const dispose = () => {
     for (const cleanup of cleanups) cleanup();
-    scene.traverse((object) => {
-      const mesh = object as import("three").Mesh;
-      if (!mesh.isMesh) return;
-      mesh.geometry.dispose();
-      for (const material of [mesh.material].flat()) {
-        for (const value of Object.values(material)) {
-          if ((value as import("three").Texture | null)?.isTexture) value.dispose();
-        }
-        material.dispose();
-      }
-    });
+    disposeMeshes(scene);
     scene.environment?.dispose();
     pmrem.dispose();
     renderer.dispose();

@@ -1,5 +1,6 @@
 import * as THREE from "three";
 import type { GLTFLoader } from "three/addons/loaders/GLTFLoader.js";
+import { disposeMeshes } from "../../viewers/dispose-three.ts";
 
 /**
  * What the scene shows for each kind of wired media. Every item is normalised to about one
@@ -52,16 +53,6 @@ export function placeholder(): THREE.Object3D {
 
 /** Frees the GPU memory of everything under `object` (geometries, materials, textures). */
 export function disposeObject(object: THREE.Object3D): void {
-  object.traverse((child) => {
-    const mesh = child as THREE.Mesh;
-    if (!mesh.isMesh) return;
-    mesh.geometry.dispose();
-    for (const material of [mesh.material].flat()) {
-      for (const value of Object.values(material)) {
-        if ((value as THREE.Texture | null)?.isTexture) (value as THREE.Texture).dispose();
-      }
-      material.dispose();
-    }
-  });
+  disposeMeshes(object);
   object.removeFromParent();
 }
