@@ -81,9 +81,12 @@ export const GenericNode = memo(function GenericNode({
           typeName={definition.displayName}
           showLabel={showLabels}
         />
-        <span className={`status-pill status-${status}`} role="status">
-          {STATUS_TEXT[status]}
-        </span>
+        {/* Notes, viewers and references never run: "Idle" would only be noise on them. */}
+        {definition.run.kind !== "none" || status !== "idle" ? (
+          <span className={`status-pill status-${status}`} role="status">
+            {STATUS_TEXT[status]}
+          </span>
+        ) : null}
       </header>
       <RunControls id={id} type={type} />
       <UploadProgress progress={data.uploadProgress} />
