@@ -252,6 +252,32 @@ function trackHandlers(boss: PgBoss, handlers: Set<Promise<void>>): void {
   (boss as { work: unknown }).work = wrapped;
 }
 
+/** PostgreSQL's "deadlock detected" and "unique violation": two processes racing. */
+const RACE_CODES = new Set(["40P01", "23505"]);
+
+/**
+ * Creates a queue (or keeps the existing one). pg-boss 10's `create_queue` alters tables
+ * under locks that deadlock when several processes start together on a fresh database (a
+ * web and a worker); the loser of such a race simply tries again after a short pause.
+ */
+export async function ensureQueue(
+  boss: PgBoss,
+  name: string,
+  options: Omit<PgBoss.Queue, "name">,
+  attempts = 5,
+): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await boss.createQueue(name, { name, ...options });
+      return;
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (!code || !RACE_CODES.has(code) || attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt + Math.random() * 100));
+    }
+  }
+}
+
 /** Resolves when `promise` settles or `ms` pass, whichever is first. */
 async function within(promise: Promise<unknown>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;

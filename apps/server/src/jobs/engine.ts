@@ -5,6 +5,7 @@ import type { JobRow } from "../commands/generation.ts";
 import type { AppDb } from "../db/client.ts";
 import { jobs } from "../db/schema.ts";
 import type { ProviderRegistry } from "../providers/registry.ts";
+import { ensureQueue } from "./boss.ts";
 import { runStep, type StepDeps } from "./steps.ts";
 import type { MediaSink } from "./store-media.ts";
 
@@ -52,8 +53,7 @@ export async function createEngine(deps: {
   log: StepDeps["log"];
 }): Promise<GenerationEngine> {
   const { db, boss } = deps;
-  await boss.createQueue(GENERATION_QUEUE, {
-    name: GENERATION_QUEUE,
+  await ensureQueue(boss, GENERATION_QUEUE, {
     retryLimit: 3,
     retryDelay: 2,
     expireInSeconds: 300,
