@@ -39,8 +39,13 @@ export const zGenerationEnv = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   /** A job no worker touched for this long is taken over (its worker died). */
   JOB_STALE_AFTER_MS: z.coerce.number().int().min(1000).max(3_600_000).default(90_000),
-  /** Overrides every provider's status poll interval (tests against fake providers). */
+  /**
+   * Overrides every provider's status poll interval — a fixed one, no backoff, the webhook
+   * safety net included (tests against fake providers).
+   */
   PROVIDER_POLL_MS: z.coerce.number().int().min(10).max(60_000).optional(),
+  /** A job waiting for a provider's webhook is still checked this often (a lost webhook). */
+  JOB_WEBHOOK_SAFETY_POLL_MS: z.coerce.number().int().min(1000).max(900_000).default(120_000),
   /** The ffmpeg that merges videos locally; "off" sends merges to a provider. */
   FFMPEG_PATH: key.refine(
     (value) => value === undefined || value === FFMPEG_OFF || isExecutableFile(value),
@@ -64,6 +69,7 @@ export interface GenerationConfig {
   localStepMs: number;
   workerConcurrency: number;
   pollMs: number | null;
+  webhookSafetyMs: number;
   staleAfterMs: number;
   /** FFMPEG_PATH: a checked path, "off", or null to look for one. */
   ffmpegPath: string | null;
@@ -91,6 +97,7 @@ export function generationConfig(env: z.infer<typeof zGenerationEnv>): Generatio
     localStepMs: env.LOCAL_PROVIDER_STEP_MS,
     workerConcurrency: env.WORKER_CONCURRENCY,
     pollMs: env.PROVIDER_POLL_MS ?? null,
+    webhookSafetyMs: env.JOB_WEBHOOK_SAFETY_POLL_MS,
     staleAfterMs: env.JOB_STALE_AFTER_MS,
     ffmpegPath: env.FFMPEG_PATH ?? null,
   };

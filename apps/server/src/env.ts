@@ -54,6 +54,10 @@ const zEnv = zGenerationEnv.extend({
   RATE_LIMIT_UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** How long a validated session cookie is trusted without a database read (0: never). */
+  SESSION_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
+  /** How long a job status answer is reused while no change notice came (0: never). */
+  JOB_STATUS_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
 });
 
 export interface OAuthClient {
@@ -76,6 +80,16 @@ export interface Config {
   trustedOrigins: string[];
   rateLimits: { signInPerMinute: number; uploadsPerMinute: number };
   logLevel: string;
+  /**
+   * Job status polls trust a session cookie validated this recently (ms) without reading the
+   * database again; a sign-out in another process takes effect within it (0: off).
+   */
+  sessionCacheTtlMs: number;
+  /**
+   * Job status polls reuse an answer this long (ms) unless the job's change notice comes
+   * first; the bound should a notice be lost (0: off).
+   */
+  jobStatusCacheTtlMs: number;
   /** How many reverse proxies in front may set X-Forwarded-For (0: use the socket address). */
   trustProxy: number;
   /** True when PUBLIC_URL was given: providers can call us back (webhooks). */
@@ -185,6 +199,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       uploadsPerMinute: env.RATE_LIMIT_UPLOADS_PER_MINUTE,
     },
     logLevel: env.LOG_LEVEL,
+    sessionCacheTtlMs: env.SESSION_CACHE_TTL_MS,
+    jobStatusCacheTtlMs: env.JOB_STATUS_CACHE_TTL_MS,
     trustProxy: env.TRUST_PROXY,
     publicUrlSet: Boolean(env.PUBLIC_URL),
     generation: generationConfig(env),

@@ -6,6 +6,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { AppDb } from "../db/client.ts";
 import { account, jobs, session, user, verification, workflowMediaManifest } from "../db/schema.ts";
 import type { Config } from "../env.ts";
+import { SessionCache } from "./session-cache.ts";
 
 /** Providers a user may pick, by Better Auth id, with the name users see. */
 export function configuredProviders(config: Config): Map<string, string> {
@@ -26,9 +27,19 @@ export function providerDisplayName(id: string): string {
   return known[id] ?? id.charAt(0).toUpperCase() + id.slice(1);
 }
 
+const sessionCaches = new WeakMap<object, SessionCache>();
+
+/** The validated-session memory of an auth instance (see session-cache.ts). */
+export function sessionCacheOf(auth: Auth): SessionCache {
+  const cache = sessionCaches.get(auth);
+  if (!cache) throw new Error("This auth instance was not made by createAuth");
+  return cache;
+}
+
 export function createAuth(config: Config, db: AppDb) {
   const secure = config.publicUrl.startsWith("https://");
-  return betterAuth({
+  const cache = new SessionCache(config.sessionCacheTtlMs);
+  const auth = betterAuth({
     appName: "Atelier",
     baseURL: config.publicUrl,
     basePath: "/api/auth",
@@ -86,6 +97,12 @@ export function createAuth(config: Config, db: AppDb) {
             },
           }),
         },
+        // The session cache must not outlive what it mirrors (see session-cache.ts).
+        update: { after: async (changed) => cache.forgetUser(changed.id) },
+        delete: { after: async (removed) => cache.forgetUser(removed.id) },
+      },
+      session: {
+        delete: { after: async (removed) => cache.forgetToken(removed.token) },
       },
     },
     // Our own per-route limits apply (see http/auth-routes.ts); Better Auth's in-memory one
@@ -98,6 +115,8 @@ export function createAuth(config: Config, db: AppDb) {
     telemetry: { enabled: false },
     logger: { level: "error" },
   });
+  sessionCaches.set(auth, cache);
+  return auth;
 }
 
 export type Auth = ReturnType<typeof createAuth>;

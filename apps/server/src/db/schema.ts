@@ -230,7 +230,10 @@ export const jobs = pgTable(
     updatedAt: updatedAt(),
     startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }),
     completedAt: timestamp("completed_at", { withTimezone: true, mode: "date" }),
-    /** Last time a worker step touched the job: a stale one is picked up again. */
+    /**
+     * Last time a worker step touched the job, or — for a job waiting on a webhook — when its
+     * next step is due: one silent past that (plus the stale margin) is picked up again.
+     */
     heartbeatAt: timestamp("heartbeat_at", { withTimezone: true, mode: "date" })
       .notNull()
       .defaultNow(),

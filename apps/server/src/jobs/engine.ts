@@ -16,6 +16,8 @@ const INLINE_WAIT_MS = 1000;
 interface StepMessage {
   jobId: string;
   token: string;
+  /** Sent by a provider's callback (a webhook nudge), not by the job's own schedule. */
+  hint?: boolean;
 }
 
 export interface GenerationEngine {
@@ -46,8 +48,9 @@ export async function createEngine(deps: {
   publicUrl: string;
   webhooks: boolean;
   /**
-   * A live job is touched by every step (≤ 5 s apart, a submit ≤ 30 s): silence past this
-   * means its worker died.
+   * A live job is touched by every step (≤ 15 s apart while polling, a submit ≤ 30 s), and a
+   * job that waits longer (for a webhook) is marked with when its next step is due: silence
+   * past that by this much means its worker died.
    */
   staleAfterMs: number;
   log: StepDeps["log"];
@@ -58,17 +61,28 @@ export async function createEngine(deps: {
     retryDelay: 2,
     expireInSeconds: 300,
   });
-  const schedule = async (jobId: string, token: string, delayMs: number) => {
+  const schedule = async (jobId: string, token: string, delayMs: number, hint = false) => {
     await boss.send(
       GENERATION_QUEUE,
-      { jobId, token } satisfies StepMessage,
+      { jobId, token, ...(hint ? { hint } : {}) } satisfies StepMessage,
       delayMs > 0 ? { startAfter: new Date(Date.now() + delayMs) } : {},
     );
   };
+  // A wait the sweeper would take for a dead worker (a webhook job's safety net, minutes):
+  // the row's heartbeat says when the step is due, so only an overdue job is taken over.
+  const scheduleStep = async (jobId: string, token: string, delayMs: number) => {
+    if (delayMs >= deps.staleAfterMs / 2)
+      await db
+        .update(jobs)
+        .set({ heartbeatAt: new Date(Date.now() + delayMs) })
+        .where(and(eq(jobs.id, jobId), eq(jobs.runner, token)));
+    await schedule(jobId, token, delayMs);
+  };
   // Short waits (the local provider's steps) stay in the handler; longer ones go back to
   // the queue, so a worker is never held by a job that is only waiting.
-  const drive = async (jobId: string, first: string) => {
+  const drive = async (jobId: string, first: string, hint: boolean) => {
     let pending: { token: string; delayMs: number } | null = { token: first, delayMs: 0 };
+    let hinted = hint;
     while (pending) {
       const { token, delayMs } = pending;
       pending = null;
@@ -78,19 +92,21 @@ export async function createEngine(deps: {
           ...stepDeps,
           schedule: async (id, next, ms) => {
             if (ms <= INLINE_WAIT_MS) pending = { token: next, delayMs: ms };
-            else await schedule(id, next, ms);
+            else await scheduleStep(id, next, ms);
           },
         },
         jobId,
         token,
+        hinted,
       );
+      hinted = false;
     }
   };
   const stepDeps: StepDeps = {
     db,
     providers: deps.providers,
     sink: deps.sink,
-    schedule,
+    schedule: scheduleStep,
     webhookUrl: (job) =>
       deps.webhooks && job.provider === "fal"
         ? `${deps.publicUrl}/api/callbacks/fal/${job.callbackToken}`
@@ -106,13 +122,20 @@ export async function createEngine(deps: {
       if (job.runner) await schedule(job.id, job.runner, 0);
     },
     async nudge(jobId) {
-      const [job] = await db.select({ runner: jobs.runner }).from(jobs).where(eq(jobs.id, jobId));
+      const [job] = await db
+        .select({ runner: jobs.runner, step: jobs.step })
+        .from(jobs)
+        .where(eq(jobs.id, jobId));
+      // Only a job waiting on its provider: a fetch under way (or a job already done) needs
+      // no second read — a duplicate webhook changes nothing.
+      if (!job?.runner || job.step !== "submitted") return;
       // Same token as the scheduled step: whichever runs first claims it, the other does nothing.
-      if (job?.runner) await schedule(jobId, job.runner, 0);
+      await schedule(jobId, job.runner, 0, true);
     },
     async work({ concurrency, resumeAll }) {
       const handler = async ([message]: PgBoss.Job<StepMessage>[]) => {
-        if (message) await drive(message.data.jobId, message.data.token);
+        if (message)
+          await drive(message.data.jobId, message.data.token, message.data.hint === true);
       };
       for (let worker = 0; worker < concurrency; worker++)
         await boss.work<StepMessage>(GENERATION_QUEUE, { batchSize: 1 }, handler);

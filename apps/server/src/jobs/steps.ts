@@ -8,6 +8,7 @@ import { ProviderError, type ProviderStatus } from "../providers/provider.ts";
 import type { ProviderRegistry } from "../providers/registry.ts";
 import { OutboundFetchError } from "../providers/safe-fetch.ts";
 import { announceJobChange } from "../realtime/events.ts";
+import { firstCheckMs, nextCheckMs, pollDelayMs } from "./cadence.ts";
 import { presentOutputs } from "./outputs.ts";
 import { type MediaSink, storeResultMedia } from "./store-media.ts";
 
@@ -17,8 +18,13 @@ export interface StepDeps {
   sink: MediaSink;
   /** Schedules the job's next step, carrying the token that allows it to run. */
   schedule(jobId: string, token: string, delayMs: number): Promise<void>;
-  /** Where a provider should call back for this job, when the server has a public URL. */
+  /**
+   * Where a provider should call back for this job, when the server has a public URL. A job
+   * with one is not polled, only read when the callback comes (and by a rare safety net).
+   */
   webhookUrl(job: JobRow): string | null;
+  /** The clock (tests drive the cadence with a fake one). */
+  now?: () => number;
   log: {
     warn(object: unknown, message: string): void;
     error(object: unknown, message: string): void;
@@ -36,18 +42,25 @@ const MAX_ATTEMPTS = 5;
  * thing (submit, poll, or fetch and store the result), then schedule the next step.
  * Every write is one conditional UPDATE, so webhook and poll feed one idempotent transition.
  */
-export async function runStep(deps: StepDeps, jobId: string, token: string): Promise<void> {
+export async function runStep(
+  deps: StepDeps,
+  jobId: string,
+  token: string,
+  /** The step was started by a provider's callback (a hint), not by the schedule. */
+  hinted = false,
+): Promise<void> {
   const next = randomUUID();
+  const now = deps.now ?? Date.now;
   const [job] = await deps.db
     .update(jobs)
-    .set({ runner: next, heartbeatAt: new Date() })
+    .set({ runner: next, heartbeatAt: new Date(now()) })
     .where(and(eq(jobs.id, jobId), eq(jobs.runner, token), notInArray(jobs.status, [...TERMINAL])))
     .returning();
   if (!job) return;
   const provider = deps.providers.get(job.provider);
   const again = (delayMs: number) => deps.schedule(job.id, next, delayMs);
   if (!provider) return finish(deps, job, { status: "FAILED", error: RUN_MESSAGES.failed });
-  if (Date.now() - job.createdAt.getTime() > LIMITS.timing.pollMaxMs) {
+  if (now() - job.createdAt.getTime() > LIMITS.timing.pollMaxMs) {
     if (job.providerRequestId)
       await provider.cancel(job.endpoint, job.providerRequestId).catch(() => undefined);
     return finish(deps, job, { status: "FAILED", error: RUN_MESSAGES.timedOut });
@@ -69,7 +82,7 @@ export async function runStep(deps: StepDeps, jobId: string, token: string): Pro
           log: "The request's outcome was unknown after a restart; it was not sent again.",
         });
       case "submitted":
-        return await poll(deps, job, again);
+        return await poll(deps, job, again, hinted);
       case "fetching":
         return await fetchResult(deps, job);
       default:
@@ -110,7 +123,11 @@ async function submit(
     });
     const [after] = await deps.db
       .update(jobs)
-      .set({ step: "submitted", providerRequestId: requestId, startedAt: new Date() })
+      .set({
+        step: "submitted",
+        providerRequestId: requestId,
+        startedAt: new Date((deps.now ?? Date.now)()),
+      })
       .where(eq(jobs.id, job.id))
       .returning({ status: jobs.status });
     // Cancelled while the submit was on its way: cancel the provider's job too.
@@ -118,9 +135,11 @@ async function submit(
       await provider.cancel(job.endpoint, requestId).catch(() => undefined);
       return;
     }
-    // First status check at once, in this handler: a synchronous provider (text, images)
-    // holds its answer in this process only.
-    return again(0);
+    // A synchronous provider (text, images) holds its answer in this process only: it is read
+    // at once, in this handler. A queue (fal, Runway, Luma) is first read after its minimum
+    // wait — or, with a webhook registered, when the webhook comes (jobs/cadence.ts).
+    const hooked = deps.webhookUrl(job) !== null;
+    return again(firstCheckMs(deps.providers.cadence(job.provider), hooked));
   } catch (error) {
     const retry =
       error instanceof ProviderError && error.kind !== "fatal" && claimed.attempts < MAX_ATTEMPTS;
@@ -131,20 +150,34 @@ async function submit(
   }
 }
 
-async function poll(deps: StepDeps, job: JobRow, again: (ms: number) => Promise<void>) {
+async function poll(
+  deps: StepDeps,
+  job: JobRow,
+  again: (ms: number) => Promise<void>,
+  hinted: boolean,
+) {
   const provider = deps.providers.get(job.provider);
   if (!provider || !job.providerRequestId) return;
+  const cadence = deps.providers.cadence(job.provider);
+  const hooked = deps.webhookUrl(job) !== null;
+  const age = (deps.now ?? Date.now)() - (job.startedAt ?? job.createdAt).getTime();
   let status: ProviderStatus;
   try {
     status = await provider.status(job.endpoint, job.providerRequestId);
   } catch (error) {
     if (error instanceof ProviderError && error.kind !== "fatal") {
-      // SPEC §4: "Failed to get status" is logged and polling goes on.
+      // SPEC §4: "Failed to get status" is logged and polling goes on — at the polling pace
+      // even for a webhook job (its webhook may already have come), slower if a 429 says so.
       deps.log.warn({ jobId: job.id, err: error.message }, "Failed to get status");
-      return again(error.options.retryAfterMs ?? deps.providers.pollMs(job.provider));
+      return again(Math.max(error.options.retryAfterMs ?? 0, pollDelayMs(age, cadence)));
     }
     throw error;
   }
+  if (hooked && !hinted && (status.status === "COMPLETED" || status.status === "FAILED"))
+    deps.log.warn(
+      { jobId: job.id, provider: job.provider },
+      "a job ended without its webhook: is PUBLIC_URL reachable from the provider?",
+    );
   if (status.status === "FAILED")
     return finish(deps, job, { status: "FAILED", error: status.error ?? RUN_MESSAGES.failed });
   if (status.status === "CANCELLED") return finish(deps, job, { status: "CANCELLED" });
@@ -169,7 +202,7 @@ async function poll(deps: StepDeps, job: JobRow, again: (ms: number) => Promise<
       progress: status.progress,
       logs: [...job.logs, ...status.logs].slice(-50),
     });
-  return again(deps.providers.pollMs(job.provider));
+  return again(nextCheckMs(age, cadence, hooked));
 }
 
 /** Fetches the result and stores its media; nothing follows a stored result. */

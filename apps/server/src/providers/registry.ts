@@ -1,5 +1,6 @@
 import { fileTypeFromBuffer } from "file-type";
 import type { Config } from "../env.ts";
+import { MAX_POLL_MS, type PollCadence } from "../jobs/cadence.ts";
 import type { BlobStore } from "../storage/blob-store.ts";
 import { createElevenLabsProvider } from "./elevenlabs/elevenlabs-provider.ts";
 import { createFalProvider } from "./fal/fal-provider.ts";
@@ -23,8 +24,8 @@ export interface ProviderRegistry {
   ffmpeg: string | null;
   /** Jobs one provider may have in flight at once; more wait in the queue. */
   concurrency(id: string): number;
-  /** How long to wait between status polls of one job. */
-  pollMs(id: string): number;
+  /** How often to read one job's status (see jobs/cadence.ts). */
+  cadence(id: string): PollCadence;
 }
 
 const CONCURRENCY: Record<string, number> = {
@@ -36,8 +37,11 @@ const CONCURRENCY: Record<string, number> = {
   openai: 5,
   elevenlabs: 3,
 };
-/** SPEC §4 polls every 3 s; Runway asks for no more than one poll per task every 5 s. */
-const POLL_MS: Record<string, number> = {
+/**
+ * The shortest wait between two status reads: SPEC §4's 3 s; Runway asks for no more than
+ * one poll per task every 5 s. Waits then grow with the job's age (jobs/cadence.ts).
+ */
+const MIN_POLL_MS: Record<string, number> = {
   fal: 3000,
   runway: RUNWAY_MIN_POLL_MS,
   luma: 3000,
@@ -45,6 +49,8 @@ const POLL_MS: Record<string, number> = {
   openai: 5000,
   elevenlabs: 3000,
 };
+/** APIs whose submit may already hold the answer (synchronous models): read it at once. */
+const ANSWERS_AT_SUBMIT = new Set(["google", "openai", "elevenlabs"]);
 
 /**
  * Builds the providers the configuration allows. Keys stay here, on the server; a node whose
@@ -121,9 +127,20 @@ export function createProviders(
     doneLocally: ffmpeg ? FFMPEG_NODE_TYPES : new Set(),
     ffmpeg,
     concurrency: (id) => CONCURRENCY[id] ?? 5,
-    pollMs: (id) =>
-      id === "local"
-        ? Math.max(10, Math.floor(generation.localStepMs / 2))
-        : (generation.pollMs ?? POLL_MS[id] ?? 3000),
+    cadence: (id) => {
+      // The offline provider is clock-derived and costs nothing to ask: its fast fixed pace.
+      if (id === "local") {
+        const stepMs = Math.max(10, Math.floor(generation.localStepMs / 2));
+        return { firstMs: 0, minMs: stepMs, maxMs: stepMs, webhookSafetyMs: stepMs };
+      }
+      const fixed = generation.pollMs;
+      const minMs = fixed ?? MIN_POLL_MS[id] ?? 3000;
+      return {
+        firstMs: ANSWERS_AT_SUBMIT.has(id) ? 0 : minMs,
+        minMs,
+        maxMs: fixed ?? Math.max(MAX_POLL_MS, minMs),
+        webhookSafetyMs: fixed ?? generation.webhookSafetyMs,
+      };
+    },
   };
 }

@@ -1,11 +1,14 @@
 import { and, desc, eq, inArray, type SQL } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
+import { requireCachedSession } from "../auth/cached-session.ts";
 import { getOwnJob, isTerminal, presentJobStatus } from "../commands/generation.ts";
 import type { AppContext } from "../context.ts";
 import { jobs } from "../db/schema.ts";
 import { openEventStream } from "../http/event-stream.ts";
 import { requireSession } from "../http/session.ts";
+import { JobStatusCache } from "../jobs/status-cache.ts";
+import { type JobStatusAnswer, readOwnJobStatus } from "../jobs/status-read.ts";
 import { finish } from "../jobs/steps.ts";
 
 const zRequest = z.object({ requestId: z.string().min(1).max(200) }).passthrough();
@@ -14,12 +17,21 @@ const zJobsQuery = z.object({ workflowId: z.string().max(200).optional() });
 /** Queue status, cancel, the user's job list and a push stream of job changes. */
 export async function queueRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;
+  // Answers of unchanged jobs, dropped by the jobs' change notices (jobs/status-cache.ts).
+  const statusCache = new JobStatusCache<JobStatusAnswer>(
+    ctx.config.jobStatusCacheTtlMs,
+    (userId, onChange) => ctx.jobEvents.subscribe(userId, (event) => onChange(event.jobId)),
+  );
+  app.addHook("onClose", async () => statusCache.close());
 
-  // SPEC §7: { requestId, endpoint, workflowId, nodeId, model } → the job's status.
+  // SPEC §7: { requestId, endpoint, workflowId, nodeId, model } → the job's status. Every
+  // open tab without the event stream polls this every 3 s: a recently validated session
+  // comes from the session cache, and the job from the status cache or one prepared
+  // single-row read.
   app.post("/api/queue/status", async (request) => {
-    const user = await requireSession(ctx.auth, request);
+    const user = await requireCachedSession(ctx.auth, request);
     const { requestId } = zRequest.parse(request.body ?? {});
-    return presentJobStatus(await getOwnJob(db, user.id, requestId));
+    return readOwnJobStatus(db, user.id, requestId, statusCache);
   });
 
   app.post("/api/queue/cancel", async (request) => {
@@ -28,6 +40,7 @@ export async function queueRoutes(app: FastifyInstance, ctx: AppContext) {
     const job = await getOwnJob(db, user.id, requestId);
     if (!isTerminal(job.status)) {
       await finish({ db }, job, { status: "CANCELLED" });
+      statusCache.invalidate(job.id);
       if (job.providerRequestId) {
         const provider = (await ctx.generation()).providers.get(job.provider);
         await provider?.cancel(job.endpoint, job.providerRequestId).catch((error) => {

@@ -1,0 +1,56 @@
+import { WORKFLOW_ERRORS } from "@atelier/core";
+import { fromNodeHeaders } from "better-auth/node";
+import type { FastifyRequest } from "fastify";
+import { HttpError } from "../http/errors.ts";
+import type { SessionUser } from "../http/session.ts";
+import { type Auth, sessionCacheOf } from "./auth.ts";
+import { sessionCookieValue } from "./session-cache.ts";
+
+const cookieNames = new WeakMap<Auth, Promise<string>>();
+
+/** The session cookie's name as this auth instance writes it (`__Secure-` on https). */
+function sessionCookieName(auth: Auth): Promise<string> {
+  let name = cookieNames.get(auth);
+  if (!name) {
+    name = auth.$context.then((context) => context.authCookies.sessionToken.name);
+    cookieNames.set(auth, name);
+  }
+  return name;
+}
+
+/**
+ * `requireSession` for hot routes (job status polling): any session, anonymous included, or
+ * a 401 "Not authenticated" — answered from the short-lived session cache when this cookie
+ * was validated lately, else by Better Auth (and then remembered). See session-cache.ts for
+ * how sign-out and revocation reach the cache.
+ */
+export async function requireCachedSession(
+  auth: Auth,
+  request: FastifyRequest,
+): Promise<SessionUser> {
+  const cache = sessionCacheOf(auth);
+  const cookie = cache.enabled ? sessionCookieValue(request, await sessionCookieName(auth)) : null;
+  if (cookie) {
+    const known = cache.lookup(cookie);
+    if (known) return known;
+  }
+  const epoch = cache.epoch;
+  const found = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
+  if (!found) throw new HttpError(401, WORKFLOW_ERRORS.notAuthenticated);
+  const { id, email, name } = found.user;
+  const isAnonymous = Boolean((found.user as { isAnonymous?: boolean | null }).isAnonymous);
+  const user: SessionUser = { id, email, name, isAnonymous };
+  // The signed cookie is "<token>.<signature>": keep it only when it is the one validated.
+  const { token, expiresAt } = found.session;
+  if (cookie && safeDecode(cookie)?.startsWith(`${token}.`))
+    cache.remember(cookie, { user, token, expiresAt: new Date(expiresAt) }, epoch);
+  return user;
+}
+
+function safeDecode(value: string): string | null {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return null;
+  }
+}
