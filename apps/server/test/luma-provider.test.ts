@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { getNodeDefinition } from "@atelier/core";
+import { PROVIDER_RUNS } from "@atelier/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   buildLumaInput,
@@ -31,10 +31,9 @@ describe("luma buildInput", () => {
   const modify = { generation_type: "modify_video", model: "ray-2" };
 
   it("uses the catalogue's luma variants, all of them endpoints we speak", () => {
-    const variants = ["luma-ray", "luma-modify", "luma-reframe"].map((type) => {
-      const r = getNodeDefinition(type)?.run;
-      return r?.kind === "provider" ? r.variants?.luma : undefined;
-    });
+    const variants = ["luma-ray", "luma-modify", "luma-reframe"].map(
+      (type) => PROVIDER_RUNS[type]?.variants?.luma,
+    );
     expect(variants).toEqual([VIDEO, "generations/video/modify", "generations/video/reframe"]);
     for (const e of variants) expect(LUMA_ENDPOINTS).toContain(e);
   });

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { NODE_DESCRIPTIONS } from "../src/catalogue/descriptions.ts";
 import {
   CATALOGUE_INPUT_TYPES,
   getNodeDefinition,
   listNodeDefinitions,
   NODE_CATEGORIES,
   notificationKind,
+  PROVIDER_RUNS,
 } from "../src/index.ts";
 
 /** SPEC §3's node-type catalogue, family by family. */
@@ -135,7 +137,7 @@ describe("node-type catalogue", () => {
     "%s is complete: unique port ids, catalogue input types, parameters with defaults, a run",
     (_type, definition) => {
       expect(definition.displayName.length).toBeGreaterThan(0);
-      expect(definition.description.length).toBeGreaterThan(0);
+      expect(NODE_DESCRIPTIONS[definition.type]?.length).toBeGreaterThan(0);
       const inputIds = definition.inputs.map((port) => port.id);
       expect(new Set(inputIds).size).toBe(inputIds.length);
       const outputIds = definition.outputs.map((port) => port.id);
@@ -150,7 +152,8 @@ describe("node-type catalogue", () => {
       const defaults = definition.params.parse({});
       for (const key of Object.keys(definition.params.shape)) expect(defaults).toHaveProperty(key);
       if (definition.run.kind === "provider")
-        expect(definition.run.endpoint.length).toBeGreaterThan(0);
+        expect(PROVIDER_RUNS[definition.type]?.endpoint.length).toBeGreaterThan(0);
+      else expect(PROVIDER_RUNS[definition.type]).toBeUndefined();
       if (definition.run.kind === "local")
         expect(definition.run.operation.length).toBeGreaterThan(0);
       if (definition.lifecycle?.successor)

@@ -24,7 +24,6 @@ export const audioNodes: NodeDefinition[] = [
   gen({
     type: "elevenlabs-v3",
     displayName: "ElevenLabs v3",
-    description: "ElevenLabs Eleven v3: expressive speech from text, with [audio tags].",
     inputs: [input("text", "Text", "text", { required: true })],
     outputs: audioOutputs,
     params: params({
@@ -39,17 +38,11 @@ export const audioNodes: NodeDefinition[] = [
       ),
       seed: seed(),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/elevenlabs/tts/eleven-v3",
-      variants: { elevenlabs: "v1/text-to-speech" },
-    },
+    run: { kind: "provider" },
   }),
   gen({
     type: "elevenlabs-sfx",
     displayName: "ElevenLabs Sound Effects",
-    description: "ElevenLabs sound effects from a description.",
     inputs: [promptInput()],
     outputs: audioOutputs,
     params: params({
@@ -58,17 +51,11 @@ export const audioNodes: NodeDefinition[] = [
       promptInfluence: number(0, 1, 0.3, "Prompt influence"),
       loop: flag(false, "Loop"),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/elevenlabs/sound-effects/v2",
-      variants: { elevenlabs: "v1/sound-generation" },
-    },
+    run: { kind: "provider" },
   }),
   gen({
     type: "mirelo-sfx",
     displayName: "Mirelo SFX",
-    description: "Mirelo: sound effects that match a video.",
     inputs: [input("video", "Video", "video", { required: true }), promptInput(false)],
     outputs: audioOutputs,
     params: params({
@@ -77,12 +64,11 @@ export const audioNodes: NodeDefinition[] = [
       numSamples: integer(1, 4, 2, "Samples"),
       seed: seed(),
     }),
-    run: { kind: "provider", provider: "fal", endpoint: "mirelo-ai/sfx-v1/video-to-audio" },
+    run: { kind: "provider" },
   }),
   gen({
     type: "sonauto-music",
     displayName: "Sonauto",
-    description: "Sonauto v2: songs from a prompt, tags or lyrics.",
     inputs: [promptInput(), input("lyrics", "Lyrics", "text")],
     outputs: audioOutputs,
     params: params({
@@ -94,7 +80,7 @@ export const audioNodes: NodeDefinition[] = [
       outputFormat: choice(["wav", "mp3", "flac", "ogg", "m4a"], "wav", "Format"),
       seed: seed(),
     }),
-    run: { kind: "provider", provider: "fal", endpoint: "sonauto/v2/text-to-music" },
+    run: { kind: "provider" },
     lifecycle: {
       status: "at-risk",
       message: "Sonauto v2 is missing from the provider's newest model list.",
@@ -104,7 +90,6 @@ export const audioNodes: NodeDefinition[] = [
   gen({
     type: "minimax-music",
     displayName: "MiniMax Music",
-    description: "MiniMax Music: a song from a style prompt and lyrics.",
     inputs: [promptInput(), input("lyrics", "Lyrics", "text")],
     outputs: audioOutputs,
     params: params({
@@ -115,17 +100,11 @@ export const audioNodes: NodeDefinition[] = [
       bitrate: choice(["128000", "256000"], "128000", "Bitrate"),
       format: choice(["mp3", "wav"], "mp3", "Format"),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/minimax-music/v2",
-      variants: { "v1.5": "fal-ai/minimax-music/v1.5" },
-    },
+    run: { kind: "provider" },
   }),
   gen({
     type: "voice-clone",
     displayName: "Voice Clone",
-    description: "Clone a voice from an audio sample; outputs the new voice id and a preview.",
     inputs: [
       input("media", "Voice sample", "audio", { required: true }),
       input("text", "Preview text", "text"),
@@ -136,17 +115,11 @@ export const audioNodes: NodeDefinition[] = [
       text: text("Hello! This is my cloned voice.", "Preview text"),
       removeBackgroundNoise: flag(true, "Remove background noise"),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/minimax/voice-clone",
-      variants: { elevenlabs: "v1/voices/add" },
-    },
+    run: { kind: "provider" },
   }),
   gen({
     type: "stable-audio",
     displayName: "Stable Audio 2.5",
-    description: "Stability AI Stable Audio 2.5: music and sound from text.",
     inputs: [promptInput()],
     outputs: audioOutputs,
     params: params({
@@ -156,26 +129,19 @@ export const audioNodes: NodeDefinition[] = [
       guidanceScale: number(1, 25, 1, "Guidance"),
       seed: seed(),
     }),
-    run: { kind: "provider", provider: "fal", endpoint: "fal-ai/stable-audio-25/text-to-audio" },
+    run: { kind: "provider" },
   }),
   gen({
     type: "audio-isolation",
     displayName: "Audio Isolation",
-    description: "ElevenLabs: isolate the voice from background noise.",
     inputs: [input("media", "Audio or video", "any", { required: true })],
     outputs: audioOutputs,
     params: params({}),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/elevenlabs/audio-isolation",
-      variants: { elevenlabs: "v1/audio-isolation" },
-    },
+    run: { kind: "provider" },
   }),
   gen({
     type: "lip-sync",
     displayName: "Lip Sync",
-    description: "sync.so Lipsync 2: make a video's speaker say the audio.",
     inputs: [
       input("video", "Video", "video", { required: true }),
       input("audio", "Audio", "audio", { required: true }),
@@ -189,6 +155,6 @@ export const audioNodes: NodeDefinition[] = [
         "When lengths differ",
       ),
     }),
-    run: { kind: "provider", provider: "fal", endpoint: "fal-ai/sync-lipsync/v2" },
+    run: { kind: "provider" },
   }),
 ];

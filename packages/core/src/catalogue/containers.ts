@@ -7,16 +7,10 @@ const node = (definition: Omit<NodeDefinition, "category">): NodeDefinition => (
   category: "containers",
 });
 
-const gallery = (
-  type: string,
-  displayName: string,
-  portType: PortType,
-  what: string,
-): NodeDefinition =>
+const gallery = (type: string, displayName: string, portType: PortType): NodeDefinition =>
   node({
     type,
     displayName,
-    description: `Collects ${what} into a gallery and passes them on as a list.`,
     inputs: [input("media", displayName, portType, { multiple: true })],
     outputs: [output("items", "Items", "array")],
     params: params({ layout: choice(["grid", "list"], "grid", "Layout") }),
@@ -24,14 +18,13 @@ const gallery = (
   });
 
 export const containerNodes: NodeDefinition[] = [
-  gallery("container", "Image Container", "image", "images"),
-  gallery("video-container", "Video Container", "video", "videos"),
-  gallery("3d-container", "3D Container", "object", "3D models"),
-  gallery("audio-container", "Audio Container", "audio", "audio clips"),
+  gallery("container", "Image Container", "image"),
+  gallery("video-container", "Video Container", "video"),
+  gallery("3d-container", "3D Container", "object"),
+  gallery("audio-container", "Audio Container", "audio"),
   node({
     type: "group",
     displayName: "Group",
-    description: "A coloured frame that holds nodes and moves them together.",
     inputs: [],
     outputs: [],
     params: params({ title: text("Group", "Title") }),
@@ -40,7 +33,6 @@ export const containerNodes: NodeDefinition[] = [
   node({
     type: "notepad",
     displayName: "Notepad",
-    description: "Notes beside your work, with basic formatting.",
     inputs: [],
     outputs: [],
     params: params({ text: text("", "Notes") }),
@@ -49,7 +41,6 @@ export const containerNodes: NodeDefinition[] = [
   node({
     type: "annotation",
     displayName: "Annotation",
-    description: "A label or arrow that explains part of the graph.",
     inputs: [],
     outputs: [],
     params: params({
@@ -61,7 +52,6 @@ export const containerNodes: NodeDefinition[] = [
   node({
     type: "markdown-viewer",
     displayName: "Markdown",
-    description: "Renders markdown from its input or its own text (no raw HTML).",
     inputs: [input("text", "Markdown", "text")],
     outputs: [],
     params: params({ text: text("", "Markdown") }),
@@ -70,8 +60,6 @@ export const containerNodes: NodeDefinition[] = [
   node({
     type: "image-automation",
     displayName: "Image Automation",
-    description:
-      "Runs the connected generator once per item of a list: each line of a text, each image.",
     inputs: [
       input("media", "Items", "any", { required: true, multiple: true }),
       promptInput(false),
@@ -87,7 +75,6 @@ export const containerNodes: NodeDefinition[] = [
   node({
     type: "scene-composer",
     displayName: "Scene Composer",
-    description: "Place 3D models and images in a scene, frame a shot and capture it.",
     inputs: [
       input("model", "3D models", "object", { multiple: true }),
       input("image", "Images", "image", { multiple: true }),
@@ -103,7 +90,6 @@ export const containerNodes: NodeDefinition[] = [
   node({
     type: "character-reference",
     displayName: "Character Reference",
-    description: "A reusable character: reference images plus a description.",
     inputs: [
       input("referenceImages", "Reference images", "image", { required: true, multiple: true }),
       input("text", "Description", "text"),
@@ -117,7 +103,6 @@ export const containerNodes: NodeDefinition[] = [
   node({
     type: "synthetic-humans",
     displayName: "Synthetic Humans",
-    description: "Generate a consistent synthetic person to reuse as a reference.",
     inputs: [promptInput(), imageInput()],
     outputs: [output("image", "Portrait", "image"), output("reference", "Reference", "image")],
     params: params({
@@ -125,11 +110,6 @@ export const containerNodes: NodeDefinition[] = [
       age: choice(["child", "young adult", "adult", "senior"], "adult", "Age"),
       shot: choice(["headshot", "half-body", "full-body"], "headshot", "Framing"),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/flux-pro/kontext/text-to-image",
-      variants: { edit: "fal-ai/flux-pro/kontext" },
-    },
+    run: { kind: "provider" },
   }),
 ];

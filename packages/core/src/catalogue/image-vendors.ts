@@ -22,7 +22,6 @@ export const imageVendorNodes: NodeDefinition[] = [
   gen({
     type: "lucid",
     displayName: "Lucid Origin",
-    description: "Leonardo Lucid Origin: crisp, prompt-faithful images.",
     inputs: [promptInput()],
     params: params({
       prompt: prompt(),
@@ -33,16 +32,11 @@ export const imageVendorNodes: NodeDefinition[] = [
       enhancePrompt: flag(false, "Enhance prompt"),
       ultra: flag(false, "Ultra"),
     }),
-    run: {
-      kind: "provider",
-      provider: "leonardo",
-      endpoint: "7b592283-e8a7-4c5a-9ba6-d18c31f258b9",
-    },
+    run: { kind: "provider" },
   }),
   gen({
     type: "luma-photon",
     displayName: "Luma Photon",
-    description: "Luma Photon: images with references and style references.",
     inputs: [
       promptInput(),
       imageInput(),
@@ -59,17 +53,11 @@ export const imageVendorNodes: NodeDefinition[] = [
       ),
       strength: number(0, 1, 0.8, "Modify strength"),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/luma-photon",
-      variants: { flash: "fal-ai/luma-photon/flash", modify: "fal-ai/luma-photon/modify" },
-    },
+    run: { kind: "provider" },
   }),
   gen({
     type: "mystic",
     displayName: "Mystic",
-    description: "Freepik Mystic: photorealistic images guided by structure and style references.",
     inputs: [
       promptInput(false),
       input("structureReference", "Structure reference", "image"),
@@ -105,12 +93,11 @@ export const imageVendorNodes: NodeDefinition[] = [
       creativeDetailing: integer(0, 100, 33, "Creative detailing"),
       filterNsfw: flag(true, "Filter NSFW"),
     }),
-    run: { kind: "provider", provider: "freepik", endpoint: "v1/ai/mystic" },
+    run: { kind: "provider" },
   }),
   gen({
     type: "runway-image",
     displayName: "Runway Gen-4 Image",
-    description: "Runway Gen-4 Image with up to 3 reference images.",
     inputs: [
       promptInput(),
       input("image", "Reference images", "image", { multiple: true, max: 3 }),
@@ -143,6 +130,6 @@ export const imageVendorNodes: NodeDefinition[] = [
       seed: seed(),
       publicFigureThreshold: choice(["auto", "low"], "auto", "Public figure moderation"),
     }),
-    run: { kind: "provider", provider: "runway", endpoint: "v1/text_to_image" },
+    run: { kind: "provider" },
   }),
 ];

@@ -40,7 +40,6 @@ export const imageNodes: NodeDefinition[] = [
   gen({
     type: "gpt-image",
     displayName: "GPT Image",
-    description: "OpenAI GPT Image: text to image, or edits of up to 5 input images.",
     inputs: [promptInput(), imageInput({ multiple: true, max: 5 })],
     params: params({
       prompt: prompt(),
@@ -51,17 +50,11 @@ export const imageNodes: NodeDefinition[] = [
       numImages: numImages(4),
       outputFormat: choice(["jpeg", "png", "webp"], "png", "Format"),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/gpt-image-1/text-to-image",
-      variants: { edit: "fal-ai/gpt-image-1/edit-image", openai: "gpt-image-1" },
-    },
+    run: { kind: "provider" },
   }),
   gen({
     type: "imagen",
     displayName: "Imagen 4",
-    description: "Google Imagen 4 text to image.",
     inputs: [promptInput()],
     params: params({
       prompt: prompt(),
@@ -72,12 +65,7 @@ export const imageNodes: NodeDefinition[] = [
       outputFormat: choice(["jpeg", "png", "webp"], "png", "Format"),
       seed: seed(),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/imagen4/preview",
-      variants: { fast: "fal-ai/imagen4/preview/fast", ultra: "fal-ai/imagen4/preview/ultra" },
-    },
+    run: { kind: "provider" },
     lifecycle: {
       status: "at-risk",
       message: "Imagen 4 preview endpoints are missing from the provider's newest model list.",
@@ -87,7 +75,6 @@ export const imageNodes: NodeDefinition[] = [
   gen({
     type: "ideogram",
     displayName: "Ideogram 3.0",
-    description: "Ideogram 3.0: strong typography, style references, remix of an image.",
     inputs: [
       promptInput(),
       imageInput(),
@@ -105,17 +92,11 @@ export const imageNodes: NodeDefinition[] = [
       numImages: numImages(8),
       seed: seed(),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/ideogram/v3",
-      variants: { remix: "fal-ai/ideogram/v3/remix", character: "fal-ai/ideogram/character" },
-    },
+    run: { kind: "provider" },
   }),
   gen({
     type: "flux-kontext",
     displayName: "FLUX.1 Kontext",
-    description: "Black Forest Labs FLUX.1 Kontext: edit an image with words, or generate.",
     inputs: [promptInput(), imageInput(), referenceImagesInput(), seedInput()],
     params: params({
       prompt: prompt(),
@@ -128,23 +109,11 @@ export const imageNodes: NodeDefinition[] = [
       enhancePrompt: flag(false, "Enhance prompt"),
       seed: seed(),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/flux-pro/kontext/text-to-image",
-      variants: {
-        edit: "fal-ai/flux-pro/kontext",
-        multi: "fal-ai/flux-pro/kontext/multi",
-        "max-text-to-image": "fal-ai/flux-pro/kontext/max/text-to-image",
-        "max-edit": "fal-ai/flux-pro/kontext/max",
-        "max-multi": "fal-ai/flux-pro/kontext/max/multi",
-      },
-    },
+    run: { kind: "provider" },
   }),
   gen({
     type: "flux-pro",
     displayName: "FLUX1.1 [pro]",
-    description: "Black Forest Labs FLUX1.1 [pro] and [pro] ultra text to image.",
     inputs: [promptInput(), imageInput(), seedInput()],
     params: params({
       prompt: prompt(),
@@ -159,18 +128,11 @@ export const imageNodes: NodeDefinition[] = [
       enhancePrompt: flag(false, "Enhance prompt"),
       seed: seed(),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/flux-pro/v1.1",
-      variants: { ultra: "fal-ai/flux-pro/v1.1-ultra", redux: "fal-ai/flux-pro/v1.1/redux" },
-    },
+    run: { kind: "provider" },
   }),
   gen({
     type: "flux-spro",
     displayName: "FLUX.1 SRPO",
-    description:
-      "FLUX.1 [dev] tuned with SRPO for realism; text or image to image, or guided by a control map.",
     inputs: [promptInput(), imageInput(), input("controlImage", "Control image", "image")],
     params: params({
       prompt: prompt(),
@@ -185,21 +147,11 @@ export const imageNodes: NodeDefinition[] = [
       enableSafetyChecker: flag(true, "Safety checker"),
       seed: seed(),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/flux/srpo",
-      variants: {
-        "image-to-image": "fal-ai/flux/srpo/image-to-image",
-        "control-canny": "fal-ai/flux-control-lora-canny",
-        "control-depth": "fal-ai/flux-control-lora-depth",
-      },
-    },
+    run: { kind: "provider" },
   }),
   gen({
     type: "seedream",
     displayName: "Seedream 4",
-    description: "ByteDance Seedream: generation and multi-reference edits.",
     inputs: [promptInput(), imageInput(), referenceImagesInput(10)],
     params: params({
       prompt: prompt(),
@@ -209,21 +161,11 @@ export const imageNodes: NodeDefinition[] = [
       enableSafetyChecker: flag(true, "Safety checker"),
       seed: seed(),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/bytedance/seedream/v4/text-to-image",
-      variants: {
-        edit: "fal-ai/bytedance/seedream/v4/edit",
-        "v4.5": "fal-ai/bytedance/seedream/v4.5/text-to-image",
-        "v4.5-edit": "fal-ai/bytedance/seedream/v4.5/edit",
-      },
-    },
+    run: { kind: "provider" },
   }),
   gen({
     type: "dreamina",
     displayName: "Dreamina 3.1",
-    description: "ByteDance Dreamina 3.1 text to image.",
     inputs: [promptInput()],
     params: params({
       prompt: prompt(),
@@ -232,16 +174,11 @@ export const imageNodes: NodeDefinition[] = [
       numImages: numImages(4),
       seed: seed(),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/bytedance/dreamina/v3.1/text-to-image",
-    },
+    run: { kind: "provider" },
   }),
   gen({
     type: "qwen",
     displayName: "Qwen Image",
-    description: "Alibaba Qwen-Image: text rendering and precise edits.",
     inputs: [promptInput(), imageInput(), referenceImagesInput()],
     params: params({
       prompt: prompt(),
@@ -255,20 +192,11 @@ export const imageNodes: NodeDefinition[] = [
       enableSafetyChecker: flag(true, "Safety checker"),
       seed: seed(),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/qwen-image",
-      variants: {
-        "image-to-image": "fal-ai/qwen-image/image-to-image",
-        edit: "fal-ai/qwen-image-edit-plus",
-      },
-    },
+    run: { kind: "provider" },
   }),
   gen({
     type: "minimax",
     displayName: "MiniMax Image-01",
-    description: "MiniMax image-01 with an optional subject reference.",
     inputs: [promptInput(), referenceImagesInput(1)],
     params: params({
       prompt: prompt(),
@@ -280,17 +208,11 @@ export const imageNodes: NodeDefinition[] = [
       numImages: numImages(9),
       promptOptimizer: flag(false, "Prompt optimizer"),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/minimax/image-01",
-      variants: { "subject-reference": "fal-ai/minimax/image-01/subject-reference" },
-    },
+    run: { kind: "provider" },
   }),
   gen({
     type: "google-flash",
     displayName: "Gemini 2.5 Flash Image",
-    description: "Google Gemini 2.5 Flash Image (nano banana): generate and edit with words.",
     inputs: [promptInput(), imageInput({ multiple: true }), referenceImagesInput()],
     params: params({
       prompt: prompt(),
@@ -300,20 +222,11 @@ export const imageNodes: NodeDefinition[] = [
       safetyTolerance: choice(SAFETY, "4", "Safety tolerance"),
       seed: seed(),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/gemini-25-flash-image",
-      variants: {
-        edit: "fal-ai/gemini-25-flash-image/edit",
-        google: "gemini-2.5-flash-image",
-      },
-    },
+    run: { kind: "provider" },
   }),
   gen({
     type: "hunyuan-v3",
     displayName: "HunyuanImage 3.0",
-    description: "Tencent HunyuanImage 3.0; the Instruct variant edits up to 3 images.",
     inputs: [promptInput(), imageInput(), referenceImagesInput(3)],
     params: params({
       prompt: prompt(),
@@ -327,17 +240,11 @@ export const imageNodes: NodeDefinition[] = [
       enableSafetyChecker: flag(true, "Safety checker"),
       seed: seed(),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/hunyuan-image/v3/text-to-image",
-      variants: { edit: "fal-ai/hunyuan-image/v3/instruct/edit" },
-    },
+    run: { kind: "provider" },
   }),
   gen({
     type: "reve",
     displayName: "Reve",
-    description: "Reve: text to image, edits and remixes of up to 6 references.",
     inputs: [promptInput(), imageInput(), referenceImagesInput(6)],
     params: params({
       prompt: prompt(),
@@ -349,11 +256,6 @@ export const imageNodes: NodeDefinition[] = [
       numImages: numImages(4),
       outputFormat: choice(["png", "jpeg", "webp"], "png", "Format"),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/reve/text-to-image",
-      variants: { edit: "fal-ai/reve/edit", remix: "fal-ai/reve/remix" },
-    },
+    run: { kind: "provider" },
   }),
 ];

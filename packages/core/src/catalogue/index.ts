@@ -1,6 +1,7 @@
 export { IMAGE_SIZES } from "./define.ts";
 export type { NodeParams, ParamCheck, ParamShape, ParamSpec } from "./params.ts";
 export { SEED_MAX } from "./params.ts";
+export * from "./provider-runs.ts";
 export * from "./registry.ts";
 export * from "./run-target.ts";
 export * from "./types.ts";

@@ -27,8 +27,6 @@ export const processingNodes: NodeDefinition[] = [
   node({
     type: "utility",
     displayName: "Utility",
-    description:
-      "Small transforms without a model: pass a value through, join texts, pick an item.",
     inputs: [input("media", "Input", "any", { required: true, multiple: true })],
     outputs: [output("output", "Output", "any")],
     params: params({
@@ -40,7 +38,6 @@ export const processingNodes: NodeDefinition[] = [
   node({
     type: "bg-remover",
     displayName: "Background Remover",
-    description: "BiRefNet v2: cut the subject out with a transparent background.",
     inputs: [requiredImage()],
     outputs: imageOutputs,
     params: params({
@@ -52,12 +49,11 @@ export const processingNodes: NodeDefinition[] = [
       operatingResolution: choice(["1024x1024", "2048x2048"], "1024x1024", "Resolution"),
       refineForeground: flag(true, "Refine edges"),
     }),
-    run: { kind: "provider", provider: "fal", endpoint: "fal-ai/birefnet/v2" },
+    run: { kind: "provider" },
   }),
   node({
     type: "upscaler",
     displayName: "Upscaler",
-    description: "Clarity upscaler: sharpen and enlarge an image.",
     inputs: [requiredImage(), promptInput(false)],
     outputs: imageOutputs,
     params: params({
@@ -66,17 +62,11 @@ export const processingNodes: NodeDefinition[] = [
       creativity: number(0, 1, 0.35, "Creativity"),
       resemblance: number(0, 1, 0.6, "Resemblance"),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/clarity-upscaler",
-      variants: { esrgan: "fal-ai/esrgan" },
-    },
+    run: { kind: "provider" },
   }),
   node({
     type: "magnific-upscaler",
     displayName: "Magnific Upscaler",
-    description: "Magnific creative upscaler: up to 16× with invented detail.",
     inputs: [requiredImage(), promptInput(false)],
     outputs: imageOutputs,
     params: params({
@@ -102,44 +92,32 @@ export const processingNodes: NodeDefinition[] = [
       resemblance: integer(-10, 10, 0, "Resemblance"),
       fractality: integer(-10, 10, 0, "Fractality"),
     }),
-    run: { kind: "provider", provider: "freepik", endpoint: "v1/ai/image-upscaler" },
+    run: { kind: "provider" },
   }),
   node({
     type: "video-upscaler",
     displayName: "Video Upscaler",
-    description: "Upscale a video with Topaz, Bria, Real-ESRGAN or SeedVR2.",
     inputs: [requiredVideo()],
     outputs: videoOutputs,
     params: params({
       model: choice(["topaz", "bria", "realesrgan", "seedvr"], "topaz", "Model"),
       upscaleFactor: number(1, 4, 2, "Scale"),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/topaz/upscale/video",
-      variants: {
-        bria: "bria/video/increase-resolution",
-        realesrgan: "fal-ai/video-upscaler",
-        seedvr: "fal-ai/seedvr/upscale/video",
-      },
-    },
+    run: { kind: "provider" },
   }),
   node({
     type: "video-bg-remover",
     displayName: "Video Background Remover",
-    description: "Remove a video's background; WebM keeps transparency.",
     inputs: [requiredVideo()],
     outputs: videoOutputs,
     params: params({
       outputFormat: choice(["webm", "mp4"], "webm", "Format"),
     }),
-    run: { kind: "provider", provider: "fal", endpoint: "fal-ai/birefnet/v2/video" },
+    run: { kind: "provider" },
   }),
   node({
     type: "stylizer",
     displayName: "Stylizer",
-    description: "Restyle an image with a preset style or a style reference.",
     inputs: [requiredImage(), input("styleReference", "Style reference", "image")],
     outputs: imageOutputs,
     params: params({
@@ -159,21 +137,19 @@ export const processingNodes: NodeDefinition[] = [
         "Style",
       ),
     }),
-    run: { kind: "provider", provider: "fal", endpoint: "fal-ai/image-apps-v2/style-transfer" },
+    run: { kind: "provider" },
   }),
   node({
     type: "vectorize",
     displayName: "Vectorize",
-    description: "Recraft: trace an image into an SVG.",
     inputs: [requiredImage()],
     outputs: [output("image", "SVG", "image")],
     params: params({}),
-    run: { kind: "provider", provider: "fal", endpoint: "fal-ai/recraft/vectorize" },
+    run: { kind: "provider" },
   }),
   node({
     type: "levels",
     displayName: "Levels",
-    description: "Adjust black point, white point, gamma and saturation.",
     inputs: [requiredImage()],
     outputs: imageOutputs,
     params: params({
@@ -187,7 +163,6 @@ export const processingNodes: NodeDefinition[] = [
   node({
     type: "crop",
     displayName: "Crop",
-    description: "Crop an image to a rectangle (fractions of its size).",
     inputs: [requiredImage()],
     outputs: imageOutputs,
     params: params({
@@ -201,7 +176,6 @@ export const processingNodes: NodeDefinition[] = [
   node({
     type: "resize",
     displayName: "Resize",
-    description: "Resize an image.",
     inputs: [requiredImage()],
     outputs: imageOutputs,
     params: params({
@@ -214,7 +188,6 @@ export const processingNodes: NodeDefinition[] = [
   node({
     type: "reframe",
     displayName: "Reframe",
-    description: "Luma Photon Reframe: extend an image to another aspect ratio.",
     inputs: [requiredImage(), promptInput(false)],
     outputs: imageOutputs,
     params: params({
@@ -225,17 +198,11 @@ export const processingNodes: NodeDefinition[] = [
         "Aspect ratio",
       ),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/luma-photon/reframe",
-      variants: { ideogram: "fal-ai/ideogram/v3/reframe" },
-    },
+    run: { kind: "provider" },
   }),
   node({
     type: "magnific-relight",
     displayName: "Magnific Relight",
-    description: "Magnific: relight an image from a prompt or a reference image.",
     inputs: [
       requiredImage(),
       input("referenceImages", "Light reference", "image"),
@@ -262,12 +229,11 @@ export const processingNodes: NodeDefinition[] = [
       changeBackground: flag(true, "Change background"),
       preserveDetails: flag(true, "Preserve details"),
     }),
-    run: { kind: "provider", provider: "freepik", endpoint: "v1/ai/image-relight" },
+    run: { kind: "provider" },
   }),
   node({
     type: "merge-videos",
     displayName: "Merge Videos",
-    description: "Join two videos one after the other.",
     inputs: [
       input("video1", "First video", "video", { required: true }),
       input("video2", "Second video", "video", { required: true }),
@@ -276,40 +242,32 @@ export const processingNodes: NodeDefinition[] = [
     params: params({
       targetFps: integer(0, 60, 0, "Frames per second (0 = lowest of the inputs)"),
     }),
-    run: { kind: "provider", provider: "fal", endpoint: "fal-ai/ffmpeg-api/merge-videos" },
+    run: { kind: "provider" },
   }),
   node({
     type: "merge-audio-video",
     displayName: "Merge Audio & Video",
-    description: "Lay an audio track over a video.",
     inputs: [requiredVideo(), input("media", "Audio", "audio", { required: true })],
     outputs: videoOutputs,
     params: params({
       startOffset: number(0, 3600, 0, "Audio start offset (s)"),
     }),
-    run: { kind: "provider", provider: "fal", endpoint: "fal-ai/ffmpeg-api/merge-audio-video" },
+    run: { kind: "provider" },
   }),
   node({
     type: "virtual-tryon",
     displayName: "Virtual Try-On",
-    description: "Kling Kolors: dress a person in a garment.",
     inputs: [
       input("human", "Person", "image", { required: true }),
       input("garment", "Garment", "image", { required: true }),
     ],
     outputs: imageOutputs,
     params: params({}),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/kling/v1-5/kolors-virtual-try-on",
-      variants: { fashn: "fal-ai/fashn/tryon/v1.6" },
-    },
+    run: { kind: "provider" },
   }),
   node({
     type: "moondream-v3",
     displayName: "Moondream 3",
-    description: "Moondream 3: describe an image, or answer a question about it.",
     inputs: [requiredImage(), promptInput(false)],
     outputs: [output("text", "Text", "text")],
     params: params({
@@ -317,11 +275,6 @@ export const processingNodes: NodeDefinition[] = [
       length: choice(["short", "normal", "long"], "normal", "Caption length"),
       temperature: number(0, 1, 0.5, "Temperature"),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/moondream3-preview/caption",
-      variants: { query: "fal-ai/moondream3-preview/query" },
-    },
+    run: { kind: "provider" },
   }),
 ];

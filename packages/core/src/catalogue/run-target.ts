@@ -1,3 +1,4 @@
+import { PROVIDER_RUNS } from "./provider-runs.ts";
 import type { NodeDefinition, ProviderId } from "./types.ts";
 
 export type RunTarget =
@@ -49,11 +50,13 @@ export function resolveRunTarget(
   configured: ReadonlySet<string>,
   doneLocally: ReadonlySet<string> = new Set(),
 ): RunTarget {
-  const run = definition.run;
-  if (run.kind === "none") return { kind: "none" };
-  if (run.kind === "local") return { kind: "local", endpoint: `local/${run.operation}` };
+  if (definition.run.kind === "none") return { kind: "none" };
+  if (definition.run.kind === "local")
+    return { kind: "local", endpoint: `local/${definition.run.operation}` };
   if (doneLocally.has(definition.type))
     return { kind: "local", endpoint: `local/${definition.type}` };
+  const run = PROVIDER_RUNS[definition.type];
+  if (!run) throw new Error(`No provider run for node type ${definition.type}`);
   const variants = run.variants ?? {};
   if (!configured.has(run.provider)) {
     const alternative = Object.keys(variants).find(

@@ -6,7 +6,6 @@ export const textNodes: NodeDefinition[] = [
     type: "text",
     displayName: "Text",
     category: "text",
-    description: "Plain text or a prompt that feeds other nodes.",
     inputs: [],
     outputs: [output("text", "Text", "text")],
     params: params({ text: text("", "Text") }),
@@ -16,7 +15,6 @@ export const textNodes: NodeDefinition[] = [
     type: "gemini-text",
     displayName: "Gemini",
     category: "text",
-    description: "Google Gemini writes or rewrites text, optionally looking at images.",
     inputs: [
       input("prompt", "Prompt", "text", { required: true }),
       input("image", "Images", "image", { multiple: true }),
@@ -33,11 +31,6 @@ export const textNodes: NodeDefinition[] = [
       temperature: number(0, 2, 1, "Temperature"),
       maxOutputTokens: integer(1, 65_536, 8192, "Maximum output tokens"),
     }),
-    run: {
-      kind: "provider",
-      provider: "google",
-      endpoint: "models/gemini-2.5-flash:generateContent",
-      variants: { fal: "openrouter/router", "fal-vision": "openrouter/router/vision" },
-    },
+    run: { kind: "provider" },
   },
 ];

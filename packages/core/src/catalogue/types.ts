@@ -47,16 +47,18 @@ export type RunDefinition =
   | { kind: "none" }
   /** Done by our own server or browser, no model needed. */
   | { kind: "local"; operation: string }
-  /**
-   * A generation service. `endpoint` is the default endpoint id; `variants` name the
-   * endpoints chosen by which inputs are connected or which model version is picked.
-   */
-  | {
-      kind: "provider";
-      provider: ProviderId;
-      endpoint: string;
-      variants?: Record<string, string>;
-    };
+  /** A generation service: which one, at which endpoints, is in `PROVIDER_RUNS`. */
+  | { kind: "provider" };
+
+/**
+ * Where a provider node runs. `endpoint` is the default endpoint id; `variants` name the
+ * endpoints chosen by which inputs are connected or which model version is picked.
+ */
+export interface ProviderRun {
+  provider: ProviderId;
+  endpoint: string;
+  variants?: Record<string, string>;
+}
 
 export interface NodeLifecycle {
   status: "retired" | "at-risk";
@@ -69,7 +71,6 @@ export interface NodeDefinition {
   type: string;
   displayName: string;
   category: NodeCategory;
-  description: string;
   inputs: InputPortDefinition[];
   outputs: OutputPortDefinition[];
   /** Parameters with their defaults: `params.parse({})` yields a complete set. */

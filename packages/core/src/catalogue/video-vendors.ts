@@ -26,7 +26,6 @@ export const videoVendorNodes: NodeDefinition[] = [
   gen({
     type: "runway-video",
     displayName: "Runway Gen-4",
-    description: "Runway Gen-4 Turbo: animate a start image.",
     inputs: [promptInput(false), imageInput({ required: true })],
     params: params({
       prompt: prompt(),
@@ -39,12 +38,11 @@ export const videoVendorNodes: NodeDefinition[] = [
       ),
       seed: seed(),
     }),
-    run: { kind: "provider", provider: "runway", endpoint: "v1/image_to_video" },
+    run: { kind: "provider" },
   }),
   gen({
     type: "runway-aleph",
     displayName: "Runway Aleph",
-    description: "Runway Aleph: change a video with words (video to video).",
     inputs: [promptInput(), video1(), referenceImagesInput(1)],
     params: params({
       prompt: prompt(),
@@ -65,12 +63,11 @@ export const videoVendorNodes: NodeDefinition[] = [
       ),
       seed: seed(),
     }),
-    run: { kind: "provider", provider: "runway", endpoint: "v1/video_to_video" },
+    run: { kind: "provider" },
   }),
   gen({
     type: "luma-ray",
     displayName: "Luma Ray 2",
-    description: "Luma Ray 2: realistic motion from text or keyframes.",
     inputs: [promptInput(), imageInput(), endFrame()],
     params: params({
       prompt: prompt(),
@@ -80,20 +77,11 @@ export const videoVendorNodes: NodeDefinition[] = [
       resolution: choice(["540p", "720p", "1080p"], "540p", "Resolution"),
       loop: flag(false, "Loop"),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/luma-dream-machine/ray-2",
-      variants: {
-        "image-to-video": "fal-ai/luma-dream-machine/ray-2/image-to-video",
-        luma: "generations/video",
-      },
-    },
+    run: { kind: "provider" },
   }),
   gen({
     type: "luma-modify",
     displayName: "Luma Modify",
-    description: "Luma Ray 2 Modify: restyle a video, optionally guided by a first frame.",
     inputs: [
       promptInput(false),
       input("media", "Video", "video", { required: true }),
@@ -117,17 +105,11 @@ export const videoVendorNodes: NodeDefinition[] = [
         "Mode",
       ),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/luma-dream-machine/ray-2/modify",
-      variants: { luma: "generations/video/modify" },
-    },
+    run: { kind: "provider" },
   }),
   gen({
     type: "luma-reframe",
     displayName: "Luma Reframe",
-    description: "Luma Reframe: extend a video to another aspect ratio.",
     inputs: [promptInput(false), input("media", "Video", "video", { required: true })],
     params: params({
       prompt: prompt(),
@@ -137,29 +119,22 @@ export const videoVendorNodes: NodeDefinition[] = [
         "Aspect ratio",
       ),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/luma-dream-machine/ray-2/reframe",
-      variants: { luma: "generations/video/reframe" },
-    },
+    run: { kind: "provider" },
   }),
   gen({
     type: "motion-2",
     displayName: "Motion 2.0",
-    description: "Leonardo Motion 2.0: animate an image.",
     inputs: [promptInput(false), imageInput({ required: true })],
     params: params({
       prompt: prompt(),
       negativePrompt: negativePrompt(),
       aspectRatio: choice(["16:9", "9:16", "2:3", "4:5"], "16:9", "Aspect ratio"),
     }),
-    run: { kind: "provider", provider: "leonardo", endpoint: "motion_2.0" },
+    run: { kind: "provider" },
   }),
   gen({
     type: "sora-video",
     displayName: "Sora 2",
-    description: "OpenAI Sora 2: text or image to video with sound.",
     inputs: [promptInput(), imageInput()],
     params: params({
       prompt: prompt(),
@@ -167,14 +142,6 @@ export const videoVendorNodes: NodeDefinition[] = [
       seconds: choice(["4", "8", "12"], "4", "Duration (s)"),
       size: choice(["720x1280", "1280x720", "1024x1792", "1792x1024"], "720x1280", "Size"),
     }),
-    run: {
-      kind: "provider",
-      provider: "openai",
-      endpoint: "v1/videos",
-      variants: {
-        fal: "fal-ai/sora-2/text-to-video",
-        "fal-image-to-video": "fal-ai/sora-2/image-to-video",
-      },
-    },
+    run: { kind: "provider" },
   }),
 ];

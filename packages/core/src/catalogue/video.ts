@@ -29,7 +29,6 @@ export const videoNodes: NodeDefinition[] = [
   gen({
     type: "video",
     displayName: "Video",
-    description: "General video generator: text or a start image to video (Veo 3.1 Fast).",
     inputs: [promptInput(), imageInput(), seedInput()],
     params: params({
       prompt: prompt(),
@@ -39,17 +38,11 @@ export const videoNodes: NodeDefinition[] = [
       generateAudio: flag(true, "Generate audio"),
       seed: seed(),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/veo3.1/fast",
-      variants: { "image-to-video": "fal-ai/veo3.1/fast/image-to-video" },
-    },
+    run: { kind: "provider" },
   }),
   gen({
     type: "veo-video",
     displayName: "Veo 2",
-    description: "Google Veo 2 text or image to video.",
     inputs: [promptInput(), imageInput()],
     params: params({
       prompt: prompt(),
@@ -59,12 +52,7 @@ export const videoNodes: NodeDefinition[] = [
       enhancePrompt: flag(true, "Enhance prompt"),
       seed: seed(),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/veo2",
-      variants: { "image-to-video": "fal-ai/veo2/image-to-video", google: "veo-2.0-generate-001" },
-    },
+    run: { kind: "provider" },
     lifecycle: {
       status: "retired",
       message: "Google retired Veo 2 on 2026-06-30. Use Veo 3.1 instead.",
@@ -74,7 +62,6 @@ export const videoNodes: NodeDefinition[] = [
   gen({
     type: "veo3-video",
     displayName: "Veo 3",
-    description: "Google Veo 3 (and Veo 3 Fast) with native audio.",
     inputs: [promptInput(), imageInput()],
     params: params({
       prompt: prompt(),
@@ -86,17 +73,7 @@ export const videoNodes: NodeDefinition[] = [
       generateAudio: flag(true, "Generate audio"),
       seed: seed(),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/veo3",
-      variants: {
-        fast: "fal-ai/veo3/fast",
-        "image-to-video": "fal-ai/veo3/image-to-video",
-        "fast-image-to-video": "fal-ai/veo3/fast/image-to-video",
-        google: "veo-3.0-generate-001",
-      },
-    },
+    run: { kind: "provider" },
     lifecycle: {
       status: "retired",
       message: "Google retired Veo 3.0 on 2026-06-30. Use Veo 3.1 instead.",
@@ -106,7 +83,6 @@ export const videoNodes: NodeDefinition[] = [
   gen({
     type: "veo31-video",
     displayName: "Veo 3.1",
-    description: "Google Veo 3.1: text, image, first and last frame, or reference images to video.",
     inputs: [
       promptInput(),
       imageInput(),
@@ -124,23 +100,11 @@ export const videoNodes: NodeDefinition[] = [
       generateAudio: flag(true, "Generate audio"),
       seed: seed(),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/veo3.1",
-      variants: {
-        "text-to-video": "fal-ai/veo3.1",
-        "image-to-video": "fal-ai/veo3.1/image-to-video",
-        "first-last-frame": "fal-ai/veo3.1/first-last-frame-to-video",
-        "reference-images": "fal-ai/veo3.1/reference-to-video",
-        google: "veo-3.1-generate-preview",
-      },
-    },
+    run: { kind: "provider" },
   }),
   gen({
     type: "vidu-q2",
     displayName: "Vidu Q2",
-    description: "Shengshu Vidu Q2: text, image, start-end frames or references to video.",
     inputs: [
       promptInput(),
       imageInput(),
@@ -158,20 +122,11 @@ export const videoNodes: NodeDefinition[] = [
       bgm: flag(false, "Background music (4 s only)"),
       seed: seed(),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/vidu/q2/text-to-video",
-      variants: {
-        "image-to-video": "fal-ai/vidu/q2/image-to-video/pro",
-        "reference-to-video": "fal-ai/vidu/q2/reference-to-video/pro",
-      },
-    },
+    run: { kind: "provider" },
   }),
   gen({
     type: "ltx-2-video",
     displayName: "LTX-2",
-    description: "Lightricks LTX-2: fast high-resolution video with audio.",
     inputs: [promptInput(), imageInput(), input("video1", "Video to retake", "video")],
     params: params({
       prompt: prompt(),
@@ -181,16 +136,7 @@ export const videoNodes: NodeDefinition[] = [
       fps: choice(["25", "50"], "25", "Frames per second"),
       generateAudio: flag(true, "Generate audio"),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/ltx-2/text-to-video",
-      variants: {
-        "image-to-video": "fal-ai/ltx-2/image-to-video",
-        fast: "fal-ai/ltx-2/text-to-video/fast",
-        retake: "fal-ai/ltx-2/retake-video",
-      },
-    },
+    run: { kind: "provider" },
     lifecycle: {
       status: "at-risk",
       message: "LTX-2 endpoints are missing from the provider's newest model list.",
@@ -200,7 +146,6 @@ export const videoNodes: NodeDefinition[] = [
   gen({
     type: "hailuo",
     displayName: "Hailuo 02",
-    description: "MiniMax Hailuo 02: text or image to video with physics-aware motion.",
     inputs: [promptInput(), imageInput(), endFrame()],
     params: params({
       prompt: prompt(),
@@ -209,21 +154,11 @@ export const videoNodes: NodeDefinition[] = [
       resolution: choice(["512P", "768P"], "768P", "Resolution"),
       promptOptimizer: flag(true, "Prompt optimizer"),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/minimax/hailuo-02/standard/text-to-video",
-      variants: {
-        "image-to-video": "fal-ai/minimax/hailuo-02/standard/image-to-video",
-        pro: "fal-ai/minimax/hailuo-02/pro/text-to-video",
-        "pro-image-to-video": "fal-ai/minimax/hailuo-02/pro/image-to-video",
-      },
-    },
+    run: { kind: "provider" },
   }),
   gen({
     type: "seedance",
     displayName: "Seedance 1.0",
-    description: "ByteDance Seedance 1.0 Pro/Lite: cinematic text or image to video.",
     inputs: [promptInput(), imageInput(), endFrame(), referenceImagesInput(4)],
     params: params({
       prompt: prompt(),
@@ -238,20 +173,11 @@ export const videoNodes: NodeDefinition[] = [
       cameraFixed: flag(false, "Fixed camera"),
       seed: seed(),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/bytedance/seedance/v1/pro/text-to-video",
-      variants: {
-        "image-to-video": "fal-ai/bytedance/seedance/v1/pro/image-to-video",
-        "lite-reference": "fal-ai/bytedance/seedance/v1/lite/reference-to-video",
-      },
-    },
+    run: { kind: "provider" },
   }),
   gen({
     type: "wan-video",
     displayName: "Wan 2.2",
-    description: "Alibaba Wan 2.2 A14B: text, image or video to video.",
     inputs: [promptInput(), imageInput(), endFrame(), input("video1", "Source video", "video")],
     params: params({
       prompt: prompt(),
@@ -264,23 +190,11 @@ export const videoNodes: NodeDefinition[] = [
       guidanceScale: number(1, 10, 3.5, "Guidance"),
       seed: seed(),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/wan/v2.2-a14b/text-to-video",
-      variants: {
-        "image-to-video": "fal-ai/wan/v2.2-a14b/image-to-video",
-        "video-to-video": "fal-ai/wan/v2.2-a14b/video-to-video",
-        "v2.5-text-to-video": "fal-ai/wan-25-preview/text-to-video",
-        "v2.5-image-to-video": "fal-ai/wan-25-preview/image-to-video",
-      },
-    },
+    run: { kind: "provider" },
   }),
   gen({
     type: "wan-animate",
     displayName: "Wan Animate",
-    description:
-      "Wan 2.2 Animate: move a character image like a video, or replace the video's actor.",
     inputs: [video1(), imageInput({ required: true })],
     params: params({
       mode: choice(["move", "replace"], "move", "Mode"),
@@ -288,17 +202,11 @@ export const videoNodes: NodeDefinition[] = [
       guidanceScale: number(1, 10, 1, "Guidance"),
       seed: seed(),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/wan/v2.2-14b/animate/move",
-      variants: { replace: "fal-ai/wan/v2.2-14b/animate/replace" },
-    },
+    run: { kind: "provider" },
   }),
   gen({
     type: "kling-video",
     displayName: "Kling",
-    description: "Kuaishou Kling 2.1: text or image to video, with an optional end frame.",
     inputs: [promptInput(), imageInput(), endFrame()],
     params: params({
       prompt: prompt(),
@@ -308,20 +216,11 @@ export const videoNodes: NodeDefinition[] = [
       aspectRatio: choice(["16:9", "9:16", "1:1"], "16:9", "Aspect ratio"),
       cfgScale: number(0, 1, 0.5, "Guidance"),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "fal-ai/kling-video/v2.1/master/text-to-video",
-      variants: {
-        "image-to-video": "fal-ai/kling-video/v2.1/master/image-to-video",
-        "pro-image-to-video": "fal-ai/kling-video/v2.1/pro/image-to-video",
-      },
-    },
+    run: { kind: "provider" },
   }),
   gen({
     type: "moonvalley",
     displayName: "Marey",
-    description: "Moonvalley Marey: licensed-data video, motion and pose transfer.",
     inputs: [
       promptInput(),
       imageInput(),
@@ -340,15 +239,7 @@ export const videoNodes: NodeDefinition[] = [
       guidanceScale: number(0, 20, 7, "Guidance"),
       seed: randomOrFixedSeed(),
     }),
-    run: {
-      kind: "provider",
-      provider: "fal",
-      endpoint: "moonvalley/marey/t2v",
-      variants: {
-        "image-to-video": "moonvalley/marey/i2v",
-        "motion-transfer": "moonvalley/marey/motion-transfer",
-      },
-    },
+    run: { kind: "provider" },
   }),
 ];
 

@@ -8,18 +8,25 @@ import {
   ReactFlow,
   useReactFlow,
 } from "@xyflow/react";
-import { type DragEvent, type MouseEvent, useCallback, useEffect, useRef, useState } from "react";
+import {
+  type DragEvent,
+  lazy,
+  type MouseEvent,
+  Suspense,
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+} from "react";
 import { useDocument, useDocumentStore } from "../document/context.tsx";
 import { nodeTypes } from "../nodes/node-types.ts";
 import { NODE_DRAG_TYPE } from "../palette/categories.ts";
 import { type CompatibleChoice, compatibleTypes, type PendingWire } from "../palette/compatible.ts";
-import { NodeSearch } from "../palette/NodeSearch.tsx";
 import { usePreferences } from "../preferences/store.ts";
 import { useFlowSync } from "./flow-sync.ts";
 import { notify } from "./notify.ts";
 import { OverviewMap } from "./OverviewMap.tsx";
 import { SelectionToolbar } from "./SelectionToolbar.tsx";
-import { ShortcutSheet } from "./ShortcutSheet.tsx";
 import { shortcutFor } from "./shortcuts.ts";
 
 interface SearchState {
@@ -28,6 +35,14 @@ interface SearchState {
   wire?: PendingWire;
   choices?: CompatibleChoice[];
 }
+
+// Opened by a double-click, a dropped wire or "?": not part of the first paint (DESIGN §7).
+const NodeSearch = lazy(() =>
+  import("../palette/NodeSearch.tsx").then((module) => ({ default: module.NodeSearch })),
+);
+const ShortcutSheet = lazy(() =>
+  import("./ShortcutSheet.tsx").then((module) => ({ default: module.ShortcutSheet })),
+);
 
 const GRID: [number, number] = [20, 20];
 const DELETE_KEYS = ["Delete", "Backspace"];
@@ -257,15 +272,17 @@ export function Canvas() {
           <p className="muted">or pick one from the Nodes panel · press ? for shortcuts</p>
         </div>
       ) : null}
-      {search ? (
-        <NodeSearch
-          at={search.screen}
-          {...(search.choices ? { only: search.choices.map((choice) => choice.definition) } : {})}
-          onPick={pick}
-          onClose={() => setSearch(null)}
-        />
-      ) : null}
-      {help ? <ShortcutSheet onClose={() => setHelp(false)} /> : null}
+      <Suspense fallback={null}>
+        {search ? (
+          <NodeSearch
+            at={search.screen}
+            {...(search.choices ? { only: search.choices.map((choice) => choice.definition) } : {})}
+            onPick={pick}
+            onClose={() => setSearch(null)}
+          />
+        ) : null}
+        {help ? <ShortcutSheet onClose={() => setHelp(false)} /> : null}
+      </Suspense>
     </div>
   );
 }

@@ -1,21 +1,11 @@
-import { ALIGN_MODES, type AlignMode, DISTRIBUTE_AXES, type DistributeAxis } from "@atelier/core";
-import { memo } from "react";
-import { useShallow } from "zustand/react/shallow";
+import { lazy, memo, Suspense } from "react";
 import { useDocument } from "../document/context.tsx";
-import { notify } from "./notify.ts";
 
-const ALIGN_LABELS: Record<AlignMode, string> = {
-  left: "Align left",
-  center: "Align centre",
-  right: "Align right",
-  top: "Align top",
-  middle: "Align middle",
-  bottom: "Align bottom",
-};
-const DISTRIBUTE_LABELS: Record<DistributeAxis, string> = {
-  horizontal: "Distribute horizontally",
-  vertical: "Distribute vertically",
-};
+// The buttons arrive with the first selection (or when the browser is idle), not with the
+// editor's first paint (DESIGN §7).
+const SelectionActions = lazy(() =>
+  import("./SelectionActions.tsx").then((module) => ({ default: module.SelectionActions })),
+);
 
 /** Shown above the canvas while something is selected. */
 export const SelectionToolbar = memo(function SelectionToolbar() {
@@ -25,70 +15,10 @@ export const SelectionToolbar = memo(function SelectionToolbar() {
   const hasGroup = useDocument((state) =>
     state.nodes.some((node) => node.selected && node.type === "group"),
   );
-  // The actions only: selecting the whole state would re-render this bar on every drag frame.
-  const actions = useDocument(
-    useShallow((state) => ({
-      alignSelection: state.alignSelection,
-      distributeSelection: state.distributeSelection,
-      groupSelection: state.groupSelection,
-      ungroupSelection: state.ungroupSelection,
-      duplicateSelection: state.duplicateSelection,
-      deleteSelection: state.deleteSelection,
-    })),
-  );
   if (count === 0) return null;
-  const align = (mode: AlignMode) => {
-    const message = actions.alignSelection(mode);
-    if (message) notify.error(message);
-  };
-  const distribute = (axis: DistributeAxis) => {
-    const message = actions.distributeSelection(axis);
-    if (message) notify.error(message);
-  };
   return (
-    <div className="selection-toolbar" role="toolbar" aria-label="Selection">
-      <span className="muted">{count} selected</span>
-      {ALIGN_MODES.map((mode) => (
-        <button
-          key={mode}
-          type="button"
-          onClick={() => align(mode)}
-          aria-label={ALIGN_LABELS[mode]}
-          title={ALIGN_LABELS[mode]}
-        >
-          {ALIGN_LABELS[mode].replace("Align ", "")}
-        </button>
-      ))}
-      {DISTRIBUTE_AXES.map((axis) => (
-        <button
-          key={axis}
-          type="button"
-          onClick={() => distribute(axis)}
-          aria-label={DISTRIBUTE_LABELS[axis]}
-          title={DISTRIBUTE_LABELS[axis]}
-        >
-          {axis === "horizontal" ? "↔" : "↕"}
-        </button>
-      ))}
-      <button
-        type="button"
-        onClick={() =>
-          actions.groupSelection() || notify.error("These nodes are already in a group")
-        }
-      >
-        Group
-      </button>
-      {hasGroup ? (
-        <button type="button" onClick={() => actions.ungroupSelection()}>
-          Ungroup
-        </button>
-      ) : null}
-      <button type="button" onClick={() => actions.duplicateSelection()}>
-        Duplicate
-      </button>
-      <button type="button" onClick={() => actions.deleteSelection()}>
-        Delete
-      </button>
-    </div>
+    <Suspense fallback={null}>
+      <SelectionActions count={count} hasGroup={hasGroup} />
+    </Suspense>
   );
 });

@@ -1,5 +1,24 @@
 import { Modal } from "./Modal.tsx";
-import { SHORTCUTS } from "./shortcuts.ts";
+
+/** Every keyboard shortcut, as the sheet shown on "?" lists them (shortcuts.ts handles them). */
+const SHORTCUTS = [
+  { keys: "Delete / Backspace", action: "Delete the selection" },
+  { keys: "Ctrl/⌘ + D", action: "Duplicate" },
+  { keys: "Ctrl/⌘ + C, Ctrl/⌘ + V", action: "Copy, paste" },
+  { keys: "Ctrl/⌘ + A", action: "Select all" },
+  { keys: "Ctrl/⌘ + G", action: "Group" },
+  { keys: "Ctrl/⌘ + Shift + G", action: "Ungroup" },
+  { keys: "Ctrl/⌘ + Z", action: "Undo" },
+  { keys: "Ctrl/⌘ + Shift + Z, Ctrl + Y", action: "Redo" },
+  { keys: "F", action: "Fit the view" },
+  { keys: "Double-click the canvas", action: "Add a node" },
+  { keys: "Shift + click, drag a box", action: "Select several" },
+  { keys: "?", action: "This sheet" },
+  { keys: "Double-click a node's name, F2", action: "Rename the node" },
+  { keys: "W / E / R (in a 3D scene)", action: "Move, rotate, scale the picked item" },
+  { keys: "Arrows, Shift + ↑/↓ (in a 3D scene)", action: "Nudge the picked item" },
+  { keys: "Delete, F, Esc (in a 3D scene)", action: "Hide the item, reset the camera, deselect" },
+] as const;
 
 export function ShortcutSheet({ onClose }: { onClose(): void }) {
   return (

@@ -1,14 +1,21 @@
 /**
- * Code the editor leaves out of its first load (DESIGN §7) but must have offline: saving to
- * the journal, reading a workflow back, backups of failed saves, uploads and toasts. It is fetched once the browser
- * is idle after the editor has drawn, so a connection lost later cannot take it away.
+ * Code the editor leaves out of its first load (DESIGN §7) but must have offline: opening,
+ * saving and journaling a workflow, backups of failed saves, uploads, toasts, the node search,
+ * the shortcut sheet, the selection toolbar and node descriptions. It is fetched once the
+ * browser is idle after the editor has drawn, so a connection lost later cannot take it away.
  */
 export const OFFLINE_CHUNKS = [
   () => import("sonner"),
   () => import("../persistence/serializer.ts"),
   () => import("../persistence/read-graph.ts"),
+  () => import("../persistence/save.ts"),
+  () => import("../persistence/open-workflow.ts"),
   () => import("../canvas/drop-upload.ts"),
   () => import("../persistence/backups.ts"),
+  () => import("../palette/NodeSearch.tsx"),
+  () => import("../canvas/ShortcutSheet.tsx"),
+  () => import("../canvas/SelectionActions.tsx"),
+  () => import("@atelier/core/descriptions"),
 ];
 
 /** Runs `task` when the browser is idle (or after a short delay where it cannot say). */

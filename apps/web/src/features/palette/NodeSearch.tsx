@@ -1,6 +1,8 @@
 import { listNodeDefinitions, type NodeDefinition } from "@atelier/core";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { CATEGORY_LABELS } from "./categories.ts";
+import { useDescriptions } from "./descriptions.ts";
+import { matches } from "./matches.ts";
 
 interface Props {
   /** Screen position of the popup. */
@@ -11,24 +13,18 @@ interface Props {
   onClose(): void;
 }
 
-export function matches(definition: NodeDefinition, query: string): boolean {
-  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-  const haystack =
-    `${definition.displayName} ${definition.type} ${CATEGORY_LABELS[definition.category]} ${definition.description}`.toLowerCase();
-  return words.every((word) => haystack.includes(word));
-}
-
 /** A search box for node types: type to filter, arrows to move, Enter to add, Escape to close. */
 export function NodeSearch({ at, only, onPick, onClose }: Props) {
   const [query, setQuery] = useState("");
   const [active, setActive] = useState(0);
   const input = useRef<HTMLInputElement>(null);
+  const descriptions = useDescriptions();
   const results = useMemo(
     () =>
       (only ?? listNodeDefinitions())
-        .filter((definition) => matches(definition, query))
+        .filter((definition) => matches(definition, query, descriptions[definition.type]))
         .slice(0, 40),
-    [only, query],
+    [only, query, descriptions],
   );
   useEffect(() => input.current?.focus(), []);
 

@@ -1,7 +1,8 @@
 import { listNodeDefinitions, NODE_CATEGORIES } from "@atelier/core";
 import { memo, useMemo, useState } from "react";
 import { CATEGORY_LABELS, NODE_DRAG_TYPE } from "./categories.ts";
-import { matches } from "./NodeSearch.tsx";
+import { useDescriptions } from "./descriptions.ts";
+import { matches } from "./matches.ts";
 
 interface Props {
   onAdd(type: string): void;
@@ -10,9 +11,13 @@ interface Props {
 /** The Nodes sidebar: search and categories; click adds at the centre, drag places. */
 export const Palette = memo(function Palette({ onAdd }: Props) {
   const [query, setQuery] = useState("");
+  const descriptions = useDescriptions();
   const definitions = useMemo(
-    () => listNodeDefinitions().filter((definition) => matches(definition, query)),
-    [query],
+    () =>
+      listNodeDefinitions().filter((definition) =>
+        matches(definition, query, descriptions[definition.type]),
+      ),
+    [query, descriptions],
   );
   return (
     <nav className="palette" aria-label="Nodes">
@@ -35,7 +40,7 @@ export const Palette = memo(function Palette({ onAdd }: Props) {
                   <button
                     type="button"
                     draggable
-                    title={definition.description}
+                    title={descriptions[definition.type]}
                     onClick={() => onAdd(definition.type)}
                     onDragStart={(event) => {
                       event.dataTransfer.setData(NODE_DRAG_TYPE, definition.type);

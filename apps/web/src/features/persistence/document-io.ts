@@ -1,7 +1,9 @@
 import type { SavedWorkflow } from "@atelier/core";
 import type { DocumentStore } from "../document/store.ts";
-import { WorkflowCache } from "./workflow-cache.ts";
 import { useWorkspace } from "./workspace-store.ts";
+
+/** The workflow to open on the next start. */
+export const LAST_WORKFLOW_KEY = "atelier.lastWorkflow";
 
 /** IndexedDB code loads after the editor has drawn (it is not needed for the first paint). */
 export const local = () => import("./local-db.ts").then((module) => module.localDb);
@@ -14,6 +16,3 @@ export async function serializeCurrent(documents: DocumentStore): Promise<SavedW
   const { serializer } = await import("./serializer.ts");
   return serializer.serialize({ nodes, edges, metadata: { name, id: workflowId } });
 }
-
-/** Cloud workflows opened lately, for a slow or missing connection. */
-export const recentlyLoaded = new WorkflowCache<{ name: string; data: SavedWorkflow }>();

@@ -46,8 +46,13 @@ export function followChanges(commands: Commands): void {
   workspace.subscribe((state, before) => {
     if (state.workflowId !== before.workflowId || state.location !== before.location) watch();
   });
+  // This loads after the editor starts: catch up with a workflow opened or a connection
+  // lost meanwhile.
+  watch();
 
   if (typeof window === "undefined") return;
+  if (workspace.getState().online !== navigator.onLine)
+    workspace.getState().set({ online: navigator.onLine });
   window.addEventListener("offline", () => workspace.getState().set({ online: false }));
   window.addEventListener("online", () => {
     workspace.getState().set({ online: true });

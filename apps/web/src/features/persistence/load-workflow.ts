@@ -1,6 +1,10 @@
 import { LIMITS, type SavedWorkflow, WORKFLOW_ERRORS } from "@atelier/core";
 import { ApiError, api } from "../../services/api.ts";
-import { local, recentlyLoaded } from "./document-io.ts";
+import { local } from "./document-io.ts";
+import { WorkflowCache } from "./workflow-cache.ts";
+
+/** Cloud workflows opened lately, for a slow or missing connection. */
+const recentlyLoaded = new WorkflowCache<{ name: string; data: SavedWorkflow }>();
 
 /** Step messages shown while a workflow loads. */
 export const LOAD_STEPS = {

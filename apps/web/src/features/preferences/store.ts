@@ -1,6 +1,5 @@
 import { NOTIFICATION_SETTING_DEFAULT, PREFERENCE_DEFAULTS } from "@atelier/core";
 import { create } from "zustand";
-import { createJSONStorage, persist } from "zustand/middleware";
 
 /**
  * SPEC §9 gives both readings: `notificationsEnabled` is on in the preference defaults, yet the
@@ -22,14 +21,35 @@ interface PreferenceActions {
   resetPreferences(): void;
 }
 
+const STORAGE_KEY = "atelier.preferences";
+
+/**
+ * What this browser kept, in zustand `persist`'s shape (`{ state, version: 1 }`), which these
+ * few lines replace: the middleware weighed about 1 KB of the editor's first load (DESIGN §7).
+ */
+function stored(): Partial<Preferences> {
+  try {
+    const raw = localStorage.getItem(STORAGE_KEY);
+    const saved = raw ? (JSON.parse(raw) as { state?: Partial<Preferences> }).state : undefined;
+    return saved && typeof saved === "object" ? saved : {};
+  } catch {
+    return {};
+  }
+}
+
 /** User preferences of SPEC §3 with the defaults of SPEC §9, kept in this browser. */
-export const usePreferences = create<Preferences & PreferenceActions>()(
-  persist(
-    (set) => ({
-      ...PREFERENCES,
-      setPreference: (key, value) => set({ [key]: value } as Partial<Preferences>),
-      resetPreferences: () => set({ ...PREFERENCES }),
-    }),
-    { name: "atelier.preferences", version: 1, storage: createJSONStorage(() => localStorage) },
-  ),
-);
+export const usePreferences = create<Preferences & PreferenceActions>()((set) => ({
+  ...PREFERENCES,
+  ...stored(),
+  setPreference: (key, value) => set({ [key]: value } as Partial<Preferences>),
+  resetPreferences: () => set({ ...PREFERENCES }),
+}));
+
+usePreferences.subscribe((state) => {
+  try {
+    // JSON leaves the actions out.
+    localStorage.setItem(STORAGE_KEY, JSON.stringify({ state, version: 1 }));
+  } catch {
+    // Storage full or unavailable: the preferences last for this session.
+  }
+});

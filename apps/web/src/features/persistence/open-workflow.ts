@@ -1,0 +1,103 @@
+import { WORKFLOW_ERRORS } from "@atelier/core";
+import { ApiError } from "../../services/api.ts";
+import { notify } from "../canvas/notify.ts";
+import type { DocumentGraph } from "../document/types.ts";
+import { LAST_WORKFLOW_KEY, local } from "./document-io.ts";
+import { fetchWorkflow, LOAD_STEPS } from "./load-workflow.ts";
+import { useWorkspace } from "./workspace-store.ts";
+
+/*
+ * Opening a workflow, a file or a backup: loaded with the first open (or when the browser is
+ * idle, for offline use), not with the editor's first paint (DESIGN §7).
+ */
+
+/** What opening needs from the persistence it serves. */
+export interface OpenTarget {
+  /** Puts a graph on the canvas without marking it as an edit. */
+  replaceDocument(graph: DocumentGraph): void;
+  newWorkflow(): void;
+}
+
+/** The load path (and its zod checks). */
+const reader = () => import("./read-graph.ts");
+const backupStore = () => import("./backups.ts");
+
+/** Opens a workflow from the cloud or this browser. */
+export async function openWorkflow(target: OpenTarget, id: string): Promise<void> {
+  const step = (message: string | null) => useWorkspace.getState().set({ loading: message });
+  try {
+    const found = await fetchWorkflow(id, step);
+    step(LOAD_STEPS.check);
+    const { graph, recovered } = (await reader()).readGraph(found.data);
+    step(LOAD_STEPS.draw);
+    target.replaceDocument(graph);
+    useWorkspace.getState().set({
+      workflowId: id,
+      location: found.location,
+      basedOn: found.basedOn,
+      name: found.name,
+      dirty: false,
+      conflict: null,
+    });
+    if (recovered) notify.info("Workflow was partially corrupted. Some data may be missing.");
+    if (found.location === "cloud" && found.fromDevice)
+      notify.info("The server is slow to answer: opened the copy kept on this device.");
+    await (await local()).recent.put({ id, name: found.name, accessedAt: Date.now() });
+    localStorage.setItem(LAST_WORKFLOW_KEY, id);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : "";
+    if (message === WORKFLOW_ERRORS.notInAnyStorage(id) || error instanceof ApiError) {
+      notify.error(message);
+    } else {
+      console.error("Load failed", error);
+      target.newWorkflow();
+      notify.error("Workflow could not be loaded. Starting with an empty canvas.");
+    }
+  } finally {
+    step(null);
+  }
+}
+
+/** Puts a backup back on the canvas; it stays unsaved until the user saves. */
+export async function restoreWorkflowBackup(target: OpenTarget, id: number): Promise<void> {
+  try {
+    const { readBackup } = await backupStore();
+    const { backup, data } = await readBackup(await local(), id);
+    target.replaceDocument((await reader()).readGraph(data).graph);
+    useWorkspace.getState().set({
+      workflowId: backup.workflowId,
+      location: backup.workflowId
+        ? backup.workflowId.startsWith("local-")
+          ? "local"
+          : "cloud"
+        : null,
+      name: backup.name,
+      dirty: true,
+      conflict: null,
+    });
+    notify.info("Workflow restored from backup. Please save to persist changes.");
+  } catch {
+    notify.error("Failed to restore workflow from backup");
+  }
+}
+
+/** Opens a .json workflow file: dirty, with no id until saved. */
+export async function importWorkflowFile(target: OpenTarget, file: File): Promise<void> {
+  try {
+    const loaded = (await reader()).readImport(await file.text());
+    if (loaded.recovered)
+      notify.info("Workflow was partially corrupted. Some data may be missing.");
+    target.replaceDocument(loaded.graph);
+    const name = typeof loaded.name === "string" ? loaded.name : file.name.replace(/\.json$/i, "");
+    useWorkspace.getState().set({
+      workflowId: null,
+      location: null,
+      basedOn: null,
+      name,
+      dirty: true,
+      conflict: null,
+    });
+  } catch (error) {
+    notify.error(error instanceof Error ? error.message : "Invalid workflow file format");
+  }
+}

@@ -1,0 +1,176 @@
+import {
+  isLargeWorkflow,
+  LIMITS,
+  type SavedWorkflow,
+  utf8ByteLength,
+  workflowTooLargeMessage,
+} from "@atelier/core";
+import { ApiError, api } from "../../services/api.ts";
+import { notify } from "../canvas/notify.ts";
+import type { DocumentStore } from "../document/store.ts";
+import type { CloudRow } from "./cloud-save.ts";
+import { LAST_WORKFLOW_KEY, local, serializeCurrent } from "./document-io.ts";
+import { clearJournal } from "./journal.ts";
+import { keepDeviceCopy } from "./load-workflow.ts";
+import { useWorkspace, type WorkspaceState } from "./workspace-store.ts";
+
+/*
+ * Saving and exporting: loaded with the first save (or when the browser is idle, for
+ * offline use), not with the editor's first paint (DESIGN §7).
+ */
+
+export interface SaveOptions {
+  overwrite?: boolean;
+  asCopy?: boolean;
+}
+
+const backupStore = () => import("./backups.ts");
+
+const finishSave = (patch: Partial<WorkspaceState>) => {
+  useWorkspace.getState().set({ ...patch, dirty: false, save: { state: "saved", progress: 100 } });
+  if (patch.workflowId) localStorage.setItem(LAST_WORKFLOW_KEY, patch.workflowId);
+  void clearJournal();
+  setTimeout(() => {
+    if (useWorkspace.getState().save.state === "saved")
+      useWorkspace.getState().set({ save: { state: "idle", progress: 0 } });
+  }, LIMITS.timing.saveProgressClearMs);
+};
+
+const progress = (value: number) =>
+  useWorkspace.getState().set({ save: { state: "saving", progress: Math.round(value) } });
+
+/** The document in saved form, or null (reported) when it is over SPEC's 10 MB. */
+const serializeChecked = async (documents: DocumentStore) => {
+  const data = await serializeCurrent(documents);
+  const bytes = utf8ByteLength(JSON.stringify(data));
+  const tooLarge = workflowTooLargeMessage(bytes);
+  if (!tooLarge) return { data, bytes };
+  useWorkspace.getState().set({ save: { state: "error", progress: 0 } });
+  notify.error(tooLarge);
+  return null;
+};
+
+/** From here on the open workflow is this cloud row (a failed save retries into it). */
+const adoptRow = (row: CloudRow) => {
+  useWorkspace.getState().set({
+    workflowId: row.id,
+    location: "cloud",
+    basedOn: row.basedOn,
+    conflict: null,
+  });
+  return row;
+};
+
+/** Saves to the cloud when signed in, else to this browser. */
+export async function saveWorkflow(
+  documents: DocumentStore,
+  options: SaveOptions = {},
+): Promise<void> {
+  documents.getState().flushPending();
+  const { nodes, edges } = documents.getState();
+  if (isLargeWorkflow(nodes.length, edges.length))
+    notify.info("Saving large workflow, this may take a moment...");
+  const state = useWorkspace.getState();
+  if (state.user && !state.online) {
+    useWorkspace.getState().set({ save: { state: "error", progress: 0 } });
+    notify.error("Cannot sync while offline");
+    return;
+  }
+  progress(5);
+  let data: SavedWorkflow | null = null;
+  try {
+    if (state.user) {
+      // Cloud saving code loads on the first save, not with the editor.
+      const { createEmptyRow, hasMediaToUpload, uploadEmbeddedMedia, writeCloudRow } = await import(
+        "./cloud-save.ts"
+      );
+      const copy = options.asCopy || state.location !== "cloud" || !state.workflowId;
+      const basedOn = options.overwrite
+        ? (state.conflict?.theirUpdatedAt ?? state.basedOn)
+        : state.basedOn;
+      let row: CloudRow | null = copy
+        ? null
+        : { id: state.workflowId as string, basedOn: basedOn ?? "" };
+      // Large embedded media goes to storage first; the saved data holds its URLs.
+      if (hasMediaToUpload(documents)) {
+        row ??= adoptRow(await createEmptyRow(state.name, await serializeCurrent(documents)));
+        await uploadEmbeddedMedia(documents, row.id, (done) => progress(5 + 30 * done));
+      }
+      const checked = await serializeChecked(documents);
+      if (!checked) return;
+      data = checked.data;
+      if (!row && checked.bytes > LIMITS.chunking.batchAboveBytes)
+        row = adoptRow(await createEmptyRow(state.name, data));
+      const workflow = row
+        ? await writeCloudRow(row, state.name, data, checked.bytes, (done) =>
+            progress(40 + 50 * done),
+          )
+        : (await api.createWorkflow(state.name, data)).workflow;
+      progress(90);
+      await keepDeviceCopy(workflow.id, state.name, {
+        ...data,
+        metadata: { ...data.metadata, id: workflow.id },
+      });
+      finishSave({
+        workflowId: workflow.id,
+        location: "cloud",
+        basedOn: workflow.updated_at,
+        conflict: null,
+      });
+    } else {
+      const checked = await serializeChecked(documents);
+      if (!checked) return;
+      data = checked.data;
+      const id =
+        state.location === "local" && state.workflowId
+          ? state.workflowId
+          : `local-${crypto.randomUUID()}`;
+      await (await local()).workflows.put({
+        id,
+        name: state.name,
+        data: { ...data, metadata: { ...data.metadata, id } },
+        updatedAt: Date.now(),
+      });
+      progress(90);
+      finishSave({ workflowId: id, location: "local" });
+    }
+    await (await local()).recent.put({
+      id: useWorkspace.getState().workflowId as string,
+      name: state.name,
+      accessedAt: Date.now(),
+    });
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 409) {
+      useWorkspace.getState().set({
+        save: { state: "error", progress: 0 },
+        conflict: { theirUpdatedAt: String(error.body.updated_at) },
+      });
+      return;
+    }
+    useWorkspace.getState().set({ save: { state: "error", progress: 0 } });
+    console.error("Save failed", error);
+    // Nothing is lost: the work goes into an encrypted local backup.
+    try {
+      const latest = data ?? (await serializeCurrent(documents));
+      const { createBackup } = await backupStore();
+      await createBackup(await local(), state.workflowId, state.name, latest);
+      notify.error("Failed to save workflow. An encrypted backup has been created locally.");
+    } catch (backupError) {
+      console.error("Backup failed", backupError);
+      notify.error("Failed to save workflow and could not create backup.");
+    }
+  }
+}
+
+/** Downloads the workflow as a .json file. */
+export async function exportWorkflow(documents: DocumentStore): Promise<void> {
+  const data = await serializeCurrent(documents);
+  const url = URL.createObjectURL(
+    new Blob([JSON.stringify(data, null, 2)], { type: "application/json" }),
+  );
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = `${useWorkspace.getState().name.replace(/[^\w.-]+/g, "-") || "workflow"}.json`;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
