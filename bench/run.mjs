@@ -58,7 +58,8 @@ if (unknown.length > 0) {
 }
 const wanted = (id) => only.includes(id);
 const rounds = options.quick ? 1 : Number(options.rounds ?? 5);
-const WEB_ROOT = join(ROOT, "bench/.build/web");
+// BENCH_WEB_ROOT: build somewhere else (two runs from one checkout must not share a build).
+const WEB_ROOT = process.env.BENCH_WEB_ROOT ?? join(ROOT, "bench/.build/web");
 const started = Date.now();
 const log = (message) =>
   console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${message}`);
@@ -91,7 +92,7 @@ async function guard(id, step, ctx, rowIds) {
 
 function buildWeb() {
   if (options["no-build"] && existsSync(join(WEB_ROOT, "index.html"))) return;
-  log("building the web app (production) into bench/.build/web");
+  log(`building the web app (production) into ${WEB_ROOT}`);
   const result = spawnSync(
     "npx",
     ["vite", "build", "--outDir", WEB_ROOT, "--emptyOutDir", "--manifest", "--logLevel", "warn"],

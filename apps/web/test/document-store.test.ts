@@ -92,6 +92,18 @@ describe("document store", () => {
     expect(byId(state().nodes, node.id).position).toEqual({ x: 0, y: 0 });
   });
 
+  it("says a drag is in progress from its first move until its drop", () => {
+    const { state } = setup();
+    const node = state().addNode("text", { x: 0, y: 0 });
+    expect(state().isDragging()).toBe(false);
+    const move = (x: number, dragging: boolean) =>
+      state().onNodesChange([{ type: "position", id: node.id, position: { x, y: 0 }, dragging }]);
+    move(10, true);
+    expect(state().isDragging()).toBe(true);
+    move(20, false);
+    expect(state().isDragging()).toBe(false);
+  });
+
   it("ignores selection changes in history", () => {
     const { state } = setup();
     const node = state().addNode("text", { x: 0, y: 0 });

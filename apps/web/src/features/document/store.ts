@@ -1,8 +1,5 @@
 import {
-  type AlignMode,
   alignNodes,
-  type ConnectionVerdict,
-  type DistributeAxis,
   distributeNodes,
   duplicateNodes,
   getNodeDefinition,
@@ -12,66 +9,15 @@ import {
   ungroupNodes,
   validateConnection,
 } from "@atelier/core";
-import {
-  applyEdgeChanges,
-  applyNodeChanges,
-  type EdgeChange,
-  type NodeChange,
-} from "@xyflow/react";
+import { applyEdgeChanges, applyNodeChanges } from "@xyflow/react";
 import { createStore } from "zustand/vanilla";
+import type { DocumentActions, DocumentState } from "./actions.ts";
 import { createEdge, createNode, moveTo, newId, removeNodes, selectOnly } from "./factory.ts";
-import {
-  applySnapshot,
-  diffGraphs,
-  type HistoryEntry,
-  parentsFirst,
-  pushEntry,
-} from "./history.ts";
+import { applySnapshot, diffGraphs, parentsFirst, pushEntry } from "./history.ts";
 import { withoutHandles, withSizeHint } from "./size-hints.ts";
-import type { CanvasEdge, CanvasNode, CanvasNodeData, DocumentGraph } from "./types.ts";
+import type { CanvasEdge, CanvasNode, DocumentGraph } from "./types.ts";
 
-export interface DocumentState extends DocumentGraph {
-  past: HistoryEntry[];
-  future: HistoryEntry[];
-}
-
-type Connection = {
-  source: string;
-  target: string;
-  sourceHandle?: string | null;
-  targetHandle?: string | null;
-};
-
-export interface DocumentActions {
-  /** React Flow's node changes: moves (one history entry per drag, after 1 s idle), selection, sizes, removals. */
-  onNodesChange(changes: NodeChange<CanvasNode>[]): void;
-  onEdgesChange(changes: EdgeChange<CanvasEdge>[]): void;
-  addNode(type: string, position: { x: number; y: number }): CanvasNode;
-  /** Checks with core's rules, then wires; returns the verdict for the caller to show. */
-  connect(connection: Connection): ConnectionVerdict;
-  /** Typing into a node; consecutive edits of one node merge into one history entry. */
-  updateNodeData(id: string, patch: Partial<CanvasNodeData>): void;
-  setParam(id: string, name: string, value: unknown): void;
-  deleteSelection(): void;
-  duplicateSelection(): void;
-  copySelection(): number;
-  paste(): number;
-  selectAll(): void;
-  alignSelection(mode: AlignMode): string | null;
-  distributeSelection(axis: DistributeAxis): string | null;
-  groupSelection(): boolean;
-  ungroupSelection(): boolean;
-  undo(): string | null;
-  redo(): string | null;
-  /** Replaces the whole document (load, import, restore); not an undoable edit. */
-  load(graph: DocumentGraph): void;
-  /** Changes from outside the user's editing (uploads, runs): only the named nodes, not undoable. */
-  applyExternal(data: ReadonlyMap<string, CanvasNodeData>): void;
-  /** A node was drawn: its size hint's handles give way to measured ones (batched). */
-  drawn(id: string): void;
-  /** Settles pending drag/typing entries now (tests, save). */
-  flushPending(): void;
-}
+export type { DocumentActions, DocumentState } from "./actions.ts";
 
 export type DocumentStore = ReturnType<typeof createDocumentStore>;
 
@@ -84,6 +30,7 @@ const selected = (graph: DocumentGraph) => graph.nodes.filter((node) => node.sel
  */
 export function createDocumentStore(initial: DocumentGraph = { nodes: [], edges: [] }) {
   let clipboard: { nodes: CanvasNode[]; edges: CanvasEdge[] } | null = null;
+  let dragging = false;
   const drawnIds = new Set<string>();
   let pending: {
     label: string;
@@ -149,7 +96,10 @@ export function createDocumentStore(initial: DocumentGraph = { nodes: [], edges:
         const rest = changes.filter((change) => change.type !== "remove");
         if (rest.length === 0) return;
         const moves = rest.filter((change) => change.type === "position");
-        if (moves.length > 0) extendPending("Move", "move");
+        if (moves.length > 0) {
+          extendPending("Move", "move");
+          dragging = moves.some((change) => change.dragging === true);
+        }
         let nodes = applyNodeChanges(rest, get().nodes);
         // Measured: the size hint's handles give way to the measured ones (size-hints.ts).
         if (rest.some((change) => change.type === "dimensions")) nodes = nodes.map(withoutHandles);
@@ -394,6 +344,8 @@ export function createDocumentStore(initial: DocumentGraph = { nodes: [], edges:
       flushPending() {
         settle();
       },
+
+      isDragging: () => dragging,
     };
   });
 }

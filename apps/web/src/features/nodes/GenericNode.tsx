@@ -1,7 +1,7 @@
 import { getNodeDefinition } from "@atelier/core";
 import { Handle, type NodeProps, Position, useStore as useFlowStore } from "@xyflow/react";
 import { memo, useCallback, useEffect, useState } from "react";
-import { useDocument } from "../document/context.tsx";
+import { useDocumentStore } from "../document/context.tsx";
 import { PORT_COLORS } from "../document/factory.ts";
 import type { CanvasNode } from "../document/types.ts";
 import { usePreferences } from "../preferences/store.ts";
@@ -42,14 +42,15 @@ export const GenericNode = memo(function GenericNode({
   const definition = getNodeDefinition(type);
   const simple = useFlowStore(zoomedOut);
   const showLabels = usePreferences((state) => state.showNodeLabels);
-  const setParam = useDocument((state) => state.setParam);
-  const drawn = useDocument((state) => state.drawn);
+  // Actions are read from the store, not subscribed to: a subscription per node would run
+  // thousands of selectors on every document change (every drag move).
+  const documents = useDocumentStore();
   // Drawn: React Flow measures it now, so its size hint (document/size-hints.ts) can go.
-  useEffect(() => drawn(id), [drawn, id]);
+  useEffect(() => documents.getState().drawn(id), [documents, id]);
   const [advanced, setAdvanced] = useState(false);
   const onChange = useCallback(
-    (name: string, value: unknown) => setParam(id, name, value),
-    [id, setParam],
+    (name: string, value: unknown) => documents.getState().setParam(id, name, value),
+    [id, documents],
   );
   if (!definition) return <div className="node node-unknown">Unknown node type: {type}</div>;
   const status = data.status ?? "idle";

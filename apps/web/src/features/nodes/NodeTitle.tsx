@@ -1,5 +1,5 @@
 import { memo, useState } from "react";
-import { useDocument } from "../document/context.tsx";
+import { useDocumentStore } from "../document/context.tsx";
 
 /** Longest node name kept; a name is a caption, not a note. */
 export const NODE_LABEL_MAX = 80;
@@ -20,7 +20,7 @@ export const NodeTitle = memo(function NodeTitle({
   typeName: string;
   showLabel: boolean;
 }) {
-  const updateNodeData = useDocument((state) => state.updateNodeData);
+  const documents = useDocumentStore();
   const [editing, setEditing] = useState(false);
   const shown = showLabel ? (label ?? typeName) : typeName;
 
@@ -29,7 +29,9 @@ export const NodeTitle = memo(function NodeTitle({
       setEditing(false);
       const name = value.trim().slice(0, NODE_LABEL_MAX);
       if (name !== (label ?? typeName))
-        updateNodeData(id, { label: name && name !== typeName ? name : undefined });
+        documents
+          .getState()
+          .updateNodeData(id, { label: name && name !== typeName ? name : undefined });
     };
     return (
       <input
