@@ -123,4 +123,76 @@ describe("batch saving (SPEC §9: over 2 MB, node batches of 20)", () => {
     });
     expect(badId.status).toBe(400);
   });
+
+  it("keeps texts of any characters byte for byte, in chunks over 5 MB", async () => {
+    const row = await createEmpty(alice);
+    const data = makeWorkflow("Batched", 45, 120_000); // ≈ 5.4 MB: stored in chunks
+    data.nodes.forEach((node, index) => {
+      node.data = { ...node.data, label: `Nœud ${index} — 東京 🎨 "quoted" \\ line\nbreak` };
+    });
+    const batches = batchesOf(data.nodes, 20);
+    for (const [index, nodes] of batches.entries()) {
+      const sent = await alice.json(
+        "PUT",
+        `/api/workflows/${row.id}/saves/save-0005/batches/${index}`,
+        { nodes },
+      );
+      expect(sent.status).toBe(200);
+    }
+    const body = { name: "Batched", batches: batches.length, data: { ...data, nodes: [] } };
+    const committed = await alice.json<{ workflow: Row }>(
+      "POST",
+      `/api/workflows/${row.id}/saves/save-0005/commit`,
+      { ...body, basedOn: row.updated_at },
+    );
+    expect(committed.status).toBe(200);
+    const read = await alice.json<{ workflow: Row }>("GET", `/api/workflows/${row.id}`);
+    expect(read.body.workflow.is_chunked).toBe(true);
+    expect(read.body.workflow.data.nodes).toEqual(data.nodes);
+    // The same save again rewrites no chunk: the staged texts are the stored ones exactly.
+    for (const [index, nodes] of batches.entries())
+      await alice.json("PUT", `/api/workflows/${row.id}/saves/save-0006/batches/${index}`, {
+        nodes,
+      });
+    const again = await alice.json<{ workflow: Row; chunksWritten: number }>(
+      "POST",
+      `/api/workflows/${row.id}/saves/save-0006/commit`,
+      { ...body, basedOn: committed.body.workflow.updated_at },
+    );
+    expect(again.status).toBe(200);
+    expect(again.body.chunksWritten).toBe(0);
+  });
+
+  it("keeps another user out of a save in progress, batches and commit alike", async () => {
+    const row = await createEmpty(alice);
+    const data = makeWorkflow("Batched", 2, 10);
+    const path = `/api/workflows/${row.id}/saves/save-0007`;
+    expect((await alice.json("PUT", `${path}/batches/0`, { nodes: data.nodes })).status).toBe(200);
+    // Alice's workflow was looked up for this save; Bob's requests are looked up on their own.
+    expect((await bob.json("PUT", `${path}/batches/0`, { nodes: [] })).status).toBe(404);
+    const commit = { name: "Stolen", basedOn: row.updated_at, batches: 1, data };
+    expect((await bob.json("POST", `${path}/commit`, commit)).status).toBe(404);
+    const read = await alice.json<{ workflow: Row }>("GET", `/api/workflows/${row.id}`);
+    expect(read.body.workflow.updated_at).toBe(row.updated_at);
+  });
+
+  it("refuses the batches and commit of a signed-out session at once", async () => {
+    const carol = new TestClient(server.url);
+    await carol.signUp("carol-batches@example.com");
+    const row = await createEmpty(carol);
+    const data = makeWorkflow("Batched", 2, 10);
+    const path = `/api/workflows/${row.id}/saves/save-0008`;
+    expect((await carol.json("PUT", `${path}/batches/0`, { nodes: data.nodes })).status).toBe(200);
+    const cookie = carol.cookieHeader();
+    expect((await carol.json("POST", "/api/auth/sign-out", {})).status).toBe(200);
+    const send = (method: string, url: string, body: unknown) =>
+      fetch(`${server.url}${url}`, {
+        method,
+        headers: { cookie, "content-type": "application/json", origin: server.url },
+        body: JSON.stringify(body),
+      }).then((response) => response.status);
+    expect(await send("PUT", `${path}/batches/1`, { nodes: [] })).toBe(401);
+    const commit = { name: "Batched", basedOn: row.updated_at, batches: 1, data };
+    expect(await send("POST", `${path}/commit`, commit)).toBe(401);
+  });
 });

@@ -47,6 +47,17 @@ export async function requireCachedSession(
   return user;
 }
 
+/**
+ * `requireUser` for the requests of a batch save (dozens a second from one tab): an account,
+ * not an anonymous browser, from the session cache when it knows the cookie. Revocation
+ * reaches it as it reaches the polling routes (at once in this process, see session-cache.ts).
+ */
+export async function requireCachedUser(auth: Auth, request: FastifyRequest): Promise<SessionUser> {
+  const user = await requireCachedSession(auth, request);
+  if (user.isAnonymous) throw new HttpError(401, WORKFLOW_ERRORS.notAuthenticated);
+  return user;
+}
+
 function safeDecode(value: string): string | null {
   try {
     return decodeURIComponent(value);

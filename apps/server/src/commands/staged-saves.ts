@@ -2,6 +2,8 @@ import { type ItemText, WORKFLOW_ERRORS } from "@atelier/core";
 import { HttpError } from "../http/errors.ts";
 import type { BlobStore } from "../storage/blob-store.ts";
 
+type SaveIds = { userId: string; workflowId: string; saveId: string };
+
 /**
  * Batches of a save in progress wait in storage, under the user's own prefix, until the
  * commit reads them back. Retrying a batch replaces it, so a retry never doubles nodes.
@@ -14,37 +16,43 @@ const prefix = (userId: string, workflowId: string, saveId: string) =>
 const batchKey = (userId: string, workflowId: string, saveId: string, index: number) =>
   `${prefix(userId, workflowId, saveId)}${String(index).padStart(6, "0")}.json`;
 
-/** Stores (or replaces) batch `index` of a staged save: nodes already checked, as texts. */
+/** Stores (or replaces) batch `index` of a staged save: nodes already checked. */
 export async function stageBatch(
   store: BlobStore,
-  ids: { userId: string; workflowId: string; saveId: string },
+  ids: SaveIds,
   index: number,
-  nodes: readonly ItemText[],
+  nodes: readonly { id: string }[],
 ): Promise<void> {
   const key = batchKey(ids.userId, ids.workflowId, ids.saveId, index);
   // JSON.stringify never leaves a raw line break in its text, so lines split it safely.
-  const text = [JSON.stringify(nodes.map((node) => node.id)), ...nodes.map((node) => node.text)];
-  await store.delete([key]);
-  await store.put(key, Buffer.from(text.join("\n")), "application/x-ndjson");
+  const text = [JSON.stringify(nodes.map((node) => node.id))];
+  for (const node of nodes) text.push(JSON.stringify(node));
+  const body = Buffer.from(text.join("\n"));
+  // Stores refuse to overwrite: only a retried batch (the put failed) pays for a delete.
+  await store.put(key, body, NDJSON).catch(async () => {
+    await store.delete([key]);
+    await store.put(key, body, NDJSON);
+  });
 }
+
+const NDJSON = "application/x-ndjson";
 
 /** The node texts of batches 0…count-1 in order; a missing batch fails the commit. */
 export async function readStagedNodes(
   store: BlobStore,
-  ids: { userId: string; workflowId: string; saveId: string },
+  ids: SaveIds,
   count: number,
-  byteLength: (text: string) => number,
 ): Promise<ItemText[]> {
   const read = async (index: number) => {
     const blob = await store.get(batchKey(ids.userId, ids.workflowId, ids.saveId, index));
     if (!blob) throw new HttpError(400, `${WORKFLOW_ERRORS.finalize}: batch ${index} is missing`);
     const parts: Buffer[] = [];
     for await (const part of blob.body) parts.push(part as Buffer);
-    const [idLine = "[]", ...texts] = Buffer.concat(parts).toString("utf8").split("\n");
-    const nodeIds = JSON.parse(idLine) as string[];
+    const [idLine, ...texts] = utf8Lines(Buffer.concat(parts));
+    const nodeIds = JSON.parse(idLine?.text ?? "[]") as string[];
     if (nodeIds.length !== texts.length)
       throw new HttpError(400, `${WORKFLOW_ERRORS.finalize}: batch ${index} is unreadable`);
-    return texts.map((text, at) => ({ id: nodeIds[at] as string, text, bytes: byteLength(text) }));
+    return texts.map((line, at) => ({ id: nodeIds[at] as string, ...line }));
   };
   // Read a few at a time (storage may be remote); the first failing batch names the error.
   const nodes: ItemText[] = [];
@@ -62,11 +70,65 @@ export async function readStagedNodes(
 
 const PARALLEL_READS = 8;
 
+/**
+ * The lines of UTF-8 text with their sizes in bytes, read off the buffer (a 0x0A byte is
+ * never part of a longer character), so megabytes of texts are not measured again.
+ */
+export function utf8Lines(buffer: Buffer): { text: string; bytes: number }[] {
+  const lines: { text: string; bytes: number }[] = [];
+  for (let start = 0; start <= buffer.length; ) {
+    const found = buffer.indexOf(10, start);
+    const end = found === -1 ? buffer.length : found;
+    lines.push({ text: buffer.toString("utf8", start, end), bytes: end - start });
+    start = end + 1;
+  }
+  return lines;
+}
+
 /** Removes every staged batch of a save (after its commit, or when the client gives up). */
-export async function dropStagedSave(
-  store: BlobStore,
-  ids: { userId: string; workflowId: string; saveId: string },
-): Promise<void> {
+export async function dropStagedSave(store: BlobStore, ids: SaveIds): Promise<void> {
   const keys = await store.list(prefix(ids.userId, ids.workflowId, ids.saveId));
   if (keys.length > 0) await store.delete(keys);
 }
+
+/**
+ * Saves in progress whose workflow was found to be the user's, so the later requests of a
+ * save skip that lookup (the commit's write is owner-scoped all the same). Keys start with
+ * the user, so another user's request never finds an entry; a lapsed one costs a lookup.
+ */
+export class OwnedSaves {
+  readonly #until = new Map<string, number>();
+
+  constructor(
+    readonly ttlMs = 60_000,
+    readonly maxEntries = 10_000,
+  ) {}
+
+  /** Runs `lookup` (which throws when the workflow is not the user's) unless known lately. */
+  async check(ids: SaveIds, lookup: () => Promise<unknown>, now = Date.now()): Promise<void> {
+    const key = keyOf(ids);
+    if ((this.#until.get(key) ?? 0) > now) return;
+    await lookup();
+    if (this.#until.size >= this.maxEntries) this.#evict(now);
+    this.#until.set(key, now + this.ttlMs);
+  }
+
+  get size(): number {
+    return this.#until.size;
+  }
+
+  forget(ids: SaveIds): void {
+    this.#until.delete(keyOf(ids));
+  }
+
+  /** Drops lapsed entries, then the oldest, to make room. */
+  #evict(now: number): void {
+    for (const [key, until] of this.#until) if (until <= now) this.#until.delete(key);
+    for (const key of this.#until.keys()) {
+      if (this.#until.size < this.maxEntries * 0.9) break;
+      this.#until.delete(key);
+    }
+  }
+}
+
+const keyOf = (ids: SaveIds) => `${ids.userId}/${ids.workflowId}/${ids.saveId}`;

@@ -1,6 +1,5 @@
 import {
   DELTA_SAVE_LIMITS,
-  itemTexts,
   WORKFLOW_ERRORS,
   type WorkflowSaveResponse,
   zCommitSaveRequest,
@@ -14,15 +13,21 @@ import {
 } from "@atelier/core";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
+import { requireCachedUser } from "../auth/cached-session.ts";
 import { deltaSave } from "../commands/delta-save.ts";
 import { type SaveResult, saveWorkflow } from "../commands/save-workflow.ts";
-import { dropStagedSave, readStagedNodes, stageBatch } from "../commands/staged-saves.ts";
+import {
+  dropStagedSave,
+  OwnedSaves,
+  readStagedNodes,
+  stageBatch,
+} from "../commands/staged-saves.ts";
 import {
   checkNodes,
   checkWithCheckedNodes,
   checkWorkflowData,
 } from "../commands/workflow-checks.ts";
-import { byteLength, partsOf } from "../commands/workflow-data.ts";
+import { partsOf } from "../commands/workflow-data.ts";
 import {
   copyWorkflow,
   createWorkflow,
@@ -56,6 +61,7 @@ const WORKFLOW_BODY_LIMIT = 32 * 1024 * 1024;
 
 export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;
+  const ownedSaves = new OwnedSaves();
 
   app.get("/api/workflows", async (request) => {
     const user = await requireUser(ctx.auth, request);
@@ -104,17 +110,19 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
 
   // Batch saving (SPEC §9, over 2 MB): stage node batches, then commit them in one save.
   // Nodes are checked as they arrive, so the commit puts their texts together unparsed.
+  // A save is dozens of requests from one tab: they take the session from the session cache
+  // and look the workflow up once (the commit's write is owner-scoped all the same).
   app.put(
     "/api/workflows/:id/saves/:saveId/batches/:index",
     { bodyLimit: WORKFLOW_BODY_LIMIT },
     async (request) => {
-      const user = await requireUser(ctx.auth, request);
+      const user = await requireCachedUser(ctx.auth, request);
       const { id, saveId, index } = zBatchParams.parse(request.params);
       checkNodes((request.body as { nodes?: unknown } | null)?.nodes);
       const { nodes } = zSaveBatchRequest.parse(request.body ?? {});
-      await getOwnWorkflowRow(db, user.id, id);
       const ids = { userId: user.id, workflowId: id, saveId };
-      await stageBatch(ctx.store, ids, index, itemTexts(nodes, byteLength));
+      await ownedSaves.check(ids, () => getOwnWorkflowRow(db, user.id, id));
+      await stageBatch(ctx.store, ids, index, nodes);
       return { staged: index };
     },
   );
@@ -123,14 +131,14 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
     "/api/workflows/:id/saves/:saveId/commit",
     { bodyLimit: WORKFLOW_BODY_LIMIT },
     async (request) => {
-      const user = await requireUser(ctx.auth, request).catch(() => {
+      const user = await requireCachedUser(ctx.auth, request).catch(() => {
         throw new HttpError(401, WORKFLOW_ERRORS.mustBeAuthenticatedToSave);
       });
       const { id, saveId } = zSaveParams.parse(request.params);
-      await getOwnWorkflowRow(db, user.id, id);
       const ids = { userId: user.id, workflowId: id, saveId };
+      await ownedSaves.check(ids, () => getOwnWorkflowRow(db, user.id, id));
       const raw = (request.body ?? {}) as { data?: Record<string, unknown>; batches?: unknown };
-      const nodes = await readStagedNodes(ctx.store, ids, Number(raw.batches) || 0, byteLength);
+      const nodes = await readStagedNodes(ctx.store, ids, Number(raw.batches) || 0);
       const head = { ...raw.data, nodes: [] };
       checkWithCheckedNodes(
         head,
@@ -143,6 +151,7 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
       } = zCommitSaveRequest.parse({ ...raw, data: head });
       const { nodes: _none, ...parts } = partsOf(data, id);
       const saved = await saveWorkflow(db, user.id, id, { ...fields, parts: { ...parts, nodes } });
+      ownedSaves.forget(ids);
       await dropStagedSave(ctx.store, ids);
       return saveAnswer(saved, user.id);
     },
@@ -152,7 +161,9 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
     const user = await requireUser(ctx.auth, request);
     const { id, saveId } = zSaveParams.parse(request.params);
     await getOwnWorkflowRow(db, user.id, id);
-    await dropStagedSave(ctx.store, { userId: user.id, workflowId: id, saveId });
+    const ids = { userId: user.id, workflowId: id, saveId };
+    ownedSaves.forget(ids);
+    await dropStagedSave(ctx.store, ids);
     return { success: true };
   });
 

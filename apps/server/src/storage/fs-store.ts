@@ -14,8 +14,12 @@ export function createFsStore(root: string, bucket: string): BlobStore {
     kind: "fs",
     async put(key, body) {
       const path = pathOf(key);
-      await mkdir(dirname(path), { recursive: true });
-      await writeFile(path, body, { flag: "wx" });
+      // The directory usually exists (a save's batches share one): make it only when missing.
+      await writeFile(path, body, { flag: "wx" }).catch(async (error) => {
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+        await mkdir(dirname(path), { recursive: true });
+        await writeFile(path, body, { flag: "wx" });
+      });
     },
     async get(key) {
       const path = pathOf(key);
