@@ -5,6 +5,7 @@ import {
   type EditorNode,
   LIMITS,
   loadWorkflowData,
+  loadWorkflowDataInSteps,
   restoreVideoPlaceholders,
   serializeWorkflow,
   toLightweight,
@@ -194,6 +195,37 @@ describe("deserializeWorkflow and loading", () => {
     expect(loaded.document.edges).toEqual([]);
     const clean = loadWorkflowData(serializeWorkflow({ nodes: [editorNode("a")], edges: [] }));
     expect(clean.recovered).toBe(false);
+  });
+});
+
+describe("loadWorkflowDataInSteps", () => {
+  const many = serializeWorkflow({
+    nodes: Array.from({ length: 45 }, (_, index) =>
+      editorNode(`n${index}`, { history: [{ requestId: `r${index}`, outputs: {} }] }),
+    ),
+    edges: [{ id: "e", source: "n0", target: "n1", sourceHandle: "image", targetHandle: "image" }],
+  });
+
+  it("answers what loadWorkflowData answers, pausing before each batch of nodes", async () => {
+    let pauses = 0;
+    const pause = async () => void pauses++;
+    const stepped = await loadWorkflowDataInSteps(JSON.parse(JSON.stringify(many)), pause, 10);
+    expect(stepped).toEqual(loadWorkflowData(JSON.parse(JSON.stringify(many))));
+    expect(pauses).toBe(5);
+  });
+
+  it("recovers damaged or invalid data as loadWorkflowData does", async () => {
+    const pause = async () => {};
+    const damaged = { ...JSON.parse(JSON.stringify(many)), nodes: [...many.nodes, { type: "x" }] };
+    const loaded = await loadWorkflowDataInSteps(damaged, pause, 10);
+    expect(loaded.recovered).toBe(true);
+    expect(loaded.document.nodes).toHaveLength(45);
+    const badNode = JSON.parse(JSON.stringify(many));
+    (badNode.nodes[30] as { position: unknown }).position = { x: "far" };
+    await expect(loadWorkflowDataInSteps(badNode, pause, 10)).resolves.toEqual(
+      loadWorkflowData(JSON.parse(JSON.stringify(badNode))),
+    );
+    await expect(loadWorkflowDataInSteps(42, pause)).resolves.toEqual(loadWorkflowData(42));
   });
 });
 

@@ -20,12 +20,13 @@ export class ApiError extends Error {
   }
 }
 
-async function call<T>(
+/** A request's answer as text; anything but 2xx throws with the server's `{ error }`. */
+async function callText(
   method: string,
   path: string,
   body?: unknown,
   timeoutMs?: number,
-): Promise<T> {
+): Promise<string> {
   let response: Response;
   try {
     response = await fetch(path, {
@@ -40,15 +41,25 @@ async function call<T>(
     throw new ApiError(0, "Network error");
   }
   const text = await response.text();
-  const parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
   if (!response.ok) {
+    const parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
     throw new ApiError(
       response.status,
       String(parsed.error ?? parsed.message ?? response.statusText),
       parsed,
     );
   }
-  return parsed as T;
+  return text;
+}
+
+async function call<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  timeoutMs?: number,
+): Promise<T> {
+  const text = await callText(method, path, body, timeoutMs);
+  return (text ? JSON.parse(text) : {}) as T;
 }
 
 /** A generation job as the queue calls and the job stream present it (SPEC §7). */
@@ -120,6 +131,8 @@ export const api = {
   listWorkflows: () => call<{ workflows: WorkflowSummary[] }>("GET", "/api/workflows"),
   getWorkflow: (id: string) =>
     call<{ workflow: WorkflowRow }>("GET", `/api/workflows/${encodeURIComponent(id)}`),
+  /** The same answer unparsed: opening parses it off the main thread (open.worker.ts). */
+  getWorkflowText: (id: string) => callText("GET", `/api/workflows/${encodeURIComponent(id)}`),
   createWorkflow: (name: string, data: SavedWorkflow) =>
     call<{ workflow: WorkflowRow }>("POST", "/api/workflows", { name, data }),
   saveWorkflow: (id: string, name: string, data: SavedWorkflow, basedOn: string) =>

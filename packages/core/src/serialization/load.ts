@@ -1,4 +1,10 @@
-import { type SavedWorkflow, zSavedWorkflow } from "../schema/workflow.ts";
+import { z } from "zod";
+import {
+  type SavedNode,
+  type SavedWorkflow,
+  zSavedNode,
+  zSavedWorkflow,
+} from "../schema/workflow.ts";
 import { recoverWorkflow, validateWorkflow } from "../validation/workflow.ts";
 import { deserializeWorkflow } from "./serialize.ts";
 
@@ -15,10 +21,9 @@ const DEFAULT_METADATA = { name: "Untitled workflow" };
  * The load path shared by browser and server: validate, recover what can be recovered,
  * coerce into the saved schema and deserialize. Throws only when nothing can be made of it.
  */
-export function loadWorkflowData(data: unknown): LoadedWorkflow {
-  const check = validateWorkflow(data);
-  const source = check.valid ? (data as Record<string, unknown>) : recoverWorkflow(data);
-  const candidate = {
+/** What the saved schema checks: defaults filled in, nodes neither selected nor dragging. */
+function candidateOf(source: Record<string, unknown>) {
+  return {
     timestamp: 0,
     ...source,
     metadata: { ...DEFAULT_METADATA, ...(source.metadata as object | undefined) },
@@ -28,7 +33,12 @@ export function loadWorkflowData(data: unknown): LoadedWorkflow {
       dragging: false,
     })),
   };
-  const parsed = zSavedWorkflow.safeParse(candidate);
+}
+
+export function loadWorkflowData(data: unknown): LoadedWorkflow {
+  const check = validateWorkflow(data);
+  const source = check.valid ? (data as Record<string, unknown>) : recoverWorkflow(data);
+  const parsed = zSavedWorkflow.safeParse(candidateOf(source));
   if (!parsed.success) {
     throw new Error(
       `Invalid workflow data: ${parsed.error.issues.map((issue) => issue.message).join("; ")}`,
@@ -39,4 +49,33 @@ export function loadWorkflowData(data: unknown): LoadedWorkflow {
     recovered: !check.valid,
     warnings: check.warnings,
   };
+}
+
+const zNodeBatch = z.array(zSavedNode);
+
+/**
+ * `loadWorkflowData` in steps for large workflows: the nodes are checked `batchSize` at a
+ * time with `pause()` awaited before each batch, so the caller's thread can draw and take
+ * input in between (the schema check of 5 MB takes ~60 ms in one piece in a fresh page).
+ * Same answer and same errors: anything invalid goes through `loadWorkflowData` whole.
+ */
+export async function loadWorkflowDataInSteps(
+  data: unknown,
+  pause: () => Promise<void>,
+  batchSize = 200,
+): Promise<LoadedWorkflow> {
+  const check = validateWorkflow(data);
+  if (!check.valid) return loadWorkflowData(data);
+  const { nodes, ...rest } = candidateOf(data as Record<string, unknown>);
+  const head = zSavedWorkflow.safeParse({ ...rest, nodes: [] });
+  if (!head.success) return loadWorkflowData(data);
+  const checked: SavedNode[] = [];
+  for (let start = 0; start < nodes.length; start += batchSize) {
+    await pause();
+    const batch = zNodeBatch.safeParse(nodes.slice(start, start + batchSize));
+    if (!batch.success) return loadWorkflowData(data);
+    checked.push(...batch.data);
+  }
+  const saved = { ...head.data, nodes: checked } as SavedWorkflow;
+  return { document: deserializeWorkflow(saved), recovered: false, warnings: check.warnings };
 }

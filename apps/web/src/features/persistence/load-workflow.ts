@@ -1,10 +1,12 @@
 import { LIMITS, type SavedWorkflow, WORKFLOW_ERRORS } from "@atelier/core";
 import { ApiError, api } from "../../services/api.ts";
+import type { DocumentGraph } from "../document/types.ts";
 import { local } from "./document-io.ts";
+import { copyData, readAnswer } from "./read-answer.ts";
 import { WorkflowCache } from "./workflow-cache.ts";
 
-/** Cloud workflows opened lately, for a slow or missing connection. */
-const recentlyLoaded = new WorkflowCache<{ name: string; data: SavedWorkflow }>();
+/** Cloud workflows opened lately (their answers' text), for a slow or missing connection. */
+const recentlyLoaded = new WorkflowCache<string>();
 
 /** Step messages shown while a workflow loads. */
 export const LOAD_STEPS = {
@@ -21,7 +23,9 @@ export interface FetchedWorkflow {
   location: "local" | "cloud";
   /** Cloud only: the version the edits start from (null when opened from the device copy). */
   basedOn: string | null;
-  data: SavedWorkflow;
+  /** A device copy still to check, or a cloud answer already checked (off the main thread). */
+  data?: SavedWorkflow;
+  read?: { graph: DocumentGraph; recovered: boolean };
   fromDevice: boolean;
 }
 
@@ -42,32 +46,41 @@ export async function fetchWorkflow(
   if (id.startsWith("local-")) {
     onStep(LOAD_STEPS.device);
     const found = await (await local()).workflows.get(id);
-    if (!found) throw missing();
-    const base = { id, name: found.name, data: found.data, basedOn: null };
+    const data = found && copyData(found);
+    if (!found || !data) throw missing();
+    const base = { id, name: found.name, data, basedOn: null };
     return { ...base, location: "local", fromDevice: true };
   }
   onStep(LOAD_STEPS.cloud);
-  const cloud = await Promise.race([
-    api.getWorkflow(id).then(
-      (answer) => answer.workflow,
-      (error: unknown) => {
-        if (error instanceof ApiError && error.status !== 0) throw error;
-        return null; // unreachable: try this device's copy
-      },
-    ),
+  const text = await Promise.race([
+    api.getWorkflowText(id).catch((error: unknown) => {
+      if (error instanceof ApiError && error.status !== 0) throw error;
+      return null; // unreachable: try this device's copy
+    }),
     new Promise<null>((resolve) =>
       setTimeout(() => resolve(null), LIMITS.timing.cloudLoadTimeoutMs),
     ),
   ]);
-  if (cloud?.data) {
-    await keepDeviceCopy(id, cloud.name, cloud.data);
-    recentlyLoaded.set(id, { name: cloud.name, data: cloud.data }, cloud.data_size_bytes);
-    const base = { id, name: cloud.name, data: cloud.data, basedOn: cloud.updated_at };
-    return { ...base, location: "cloud", fromDevice: false };
+  const fromAnswer = async (answerText: string, fromDevice: boolean) => {
+    onStep(LOAD_STEPS.check);
+    const { workflow, graph, recovered } = await readAnswer(answerText);
+    if (!graph) return null;
+    const read = { graph, recovered: recovered ?? false };
+    const basedOn = fromDevice ? null : workflow.updated_at;
+    return { id, name: workflow.name, read, basedOn, location: "cloud", fromDevice } as const;
+  };
+  const opened = text === null ? null : await fromAnswer(text, false);
+  if (text !== null && opened) {
+    recentlyLoaded.set(id, text, text.length);
+    return opened;
   }
   onStep(LOAD_STEPS.fallback);
-  const copy = recentlyLoaded.get(id) ?? (await (await local()).workflows.get(id));
-  if (!copy) throw missing();
-  const base = { id, name: copy.name, data: copy.data, basedOn: null };
+  const cached = recentlyLoaded.get(id);
+  const fromCache = cached === null ? null : await fromAnswer(cached, true);
+  if (fromCache) return fromCache;
+  const copy = await (await local()).workflows.get(id);
+  const data = copy && copyData(copy);
+  if (!copy || !data) throw missing();
+  const base = { id, name: copy.name, data, basedOn: null };
   return { ...base, location: "cloud", fromDevice: true };
 }

@@ -4,7 +4,10 @@ import Dexie, { type EntityTable } from "dexie";
 export interface LocalWorkflow {
   id: string;
   name: string;
-  data: SavedWorkflow;
+  /** This browser's workflows and copies written after a save. */
+  data?: SavedWorkflow;
+  /** Copies written when a cloud workflow opens: `GET /api/workflows/:id`'s answer as is. */
+  text?: string;
   updatedAt: number;
 }
 

@@ -1,4 +1,4 @@
-import { WORKFLOW_ERRORS } from "@atelier/core";
+import { type SavedWorkflow, WORKFLOW_ERRORS } from "@atelier/core";
 import { ApiError } from "../../services/api.ts";
 import { notify } from "../canvas/notify.ts";
 import type { DocumentGraph } from "../document/types.ts";
@@ -28,7 +28,8 @@ export async function openWorkflow(target: OpenTarget, id: string): Promise<void
   try {
     const found = await fetchWorkflow(id, step);
     step(LOAD_STEPS.check);
-    const { graph, recovered } = (await reader()).readGraph(found.data);
+    const { graph, recovered } =
+      found.read ?? (await reader()).readGraph(found.data as SavedWorkflow);
     step(LOAD_STEPS.draw);
     target.replaceDocument(graph);
     useWorkspace.getState().set({
@@ -42,8 +43,11 @@ export async function openWorkflow(target: OpenTarget, id: string): Promise<void
     if (recovered) notify.info("Workflow was partially corrupted. Some data may be missing.");
     if (found.location === "cloud" && found.fromDevice)
       notify.info("The server is slow to answer: opened the copy kept on this device.");
-    await (await local()).recent.put({ id, name: found.name, accessedAt: Date.now() });
     localStorage.setItem(LAST_WORKFLOW_KEY, id);
+    // The canvas is ready: the recent list is written without holding the loading message.
+    void local()
+      .then((db) => db.recent.put({ id, name: found.name, accessedAt: Date.now() }))
+      .catch((error: unknown) => console.warn("Could not update the recent list", error));
   } catch (error) {
     const message = error instanceof Error ? error.message : "";
     if (message === WORKFLOW_ERRORS.notInAnyStorage(id) || error instanceof ApiError) {

@@ -1,10 +1,37 @@
-import { loadWorkflowData, parseWorkflowFile, type SavedWorkflow } from "@atelier/core";
+import {
+  type LoadedWorkflow,
+  loadWorkflowData,
+  loadWorkflowDataInSteps,
+  parseWorkflowFile,
+  type SavedWorkflow,
+} from "@atelier/core";
 import type { CanvasEdge, CanvasNode, DocumentGraph } from "../document/types.ts";
 
 /*
  * Reading saved data into the editor's graph. Loaded on the first open or import: core's
  * load path checks with zod, which the editor's first paint does not need (DESIGN §7).
  */
+
+const asGraph = ({ document, recovered }: LoadedWorkflow) => ({
+  graph: {
+    nodes: document.nodes as unknown as CanvasNode[],
+    edges: document.edges as unknown as CanvasEdge[],
+  },
+  recovered,
+});
+
+/** Yields to the browser (a message, not a timer: no 4 ms clamp between many steps). */
+export const nextTask = () =>
+  new Promise<void>((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve();
+    channel.port2.postMessage(null);
+  });
+
+/** `readGraph` in short steps, for large workflows: the canvas stays responsive meanwhile. */
+export async function readGraphInSteps(data: SavedWorkflow) {
+  return asGraph(await loadWorkflowDataInSteps(data, nextTask, 250));
+}
 
 /** The editor's graph of saved data, recovered by core when parts are broken. */
 export function readGraph(data: SavedWorkflow): { graph: DocumentGraph; recovered: boolean } {
