@@ -151,9 +151,34 @@ describe("batch saving (SPEC §9: over 2 MB, batches of 20, 3 retries at 1/2/3 s
       onProgress: (fraction) => progress.push(fraction),
     });
     expect(row.updated_at).toBe("t2");
-    expect([...fake.staged.values()].map((nodes) => nodes.length)).toEqual([20, 20, 5]);
+    const sizes = [...fake.staged].sort(([a], [b]) => a - b).map(([, nodes]) => nodes.length);
+    expect(sizes).toEqual([20, 20, 5]);
     expect(fake.log).toEqual(["commit 3"]);
-    expect(progress.at(-1)).toBe(1);
+    expect(progress).toEqual([1 / 3, 2 / 3, 1]);
+  });
+
+  it("keeps 4 batches in flight, and the first final failure stops new ones", async () => {
+    const fake = fakeClient();
+    let inFlight = 0;
+    let most = 0;
+    const stage = fake.client.stageBatch;
+    fake.client.stageBatch = async (...args) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      inFlight--;
+      return stage(...args);
+    };
+    await saveInBatches("w1", "Big", workflow(200), "t1", { client: fake.client });
+    expect(most).toBe(4);
+    expect(fake.staged.size).toBe(10);
+
+    const refused = fakeClient((index) => (index === 2 ? new ApiError(413, "too big") : null));
+    await expect(
+      saveInBatches("w1", "Big", workflow(400), "t1", { client: refused.client }),
+    ).rejects.toMatchObject({ status: 413 });
+    expect(refused.staged.size).toBeLessThan(20);
+    expect(refused.log).toEqual(["drop"]);
   });
 
   it("waits 1 s, 2 s, 3 s between retries and then gives SPEC's message", async () => {

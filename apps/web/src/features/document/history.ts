@@ -25,7 +25,26 @@ function sameIgnoringView(a: object, b: object): boolean {
   return true;
 }
 
+/** The usual case: same ids in the same order, compared in place without building maps. */
+function diffAligned<T extends { id: string }>(before: readonly T[], after: readonly T[]) {
+  if (before.length !== after.length) return null;
+  const was = new Map<string, T | null>();
+  const now = new Map<string, T | null>();
+  for (let index = 0; index < after.length; index++) {
+    const previous = before[index] as T;
+    const item = after[index] as T;
+    if (previous === item) continue;
+    if (previous.id !== item.id) return null;
+    if (sameIgnoringView(previous, item)) continue;
+    was.set(item.id, previous);
+    now.set(item.id, item);
+  }
+  return { was, now };
+}
+
 function diffById<T extends { id: string }>(before: readonly T[], after: readonly T[]) {
+  const aligned = diffAligned(before, after);
+  if (aligned) return aligned;
   const old = new Map(before.map((item) => [item.id, item]));
   const next = new Map(after.map((item) => [item.id, item]));
   const was = new Map<string, T | null>();

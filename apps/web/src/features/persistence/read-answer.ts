@@ -15,10 +15,12 @@ export interface ReadAnswer {
  * string in a memcpy, where the parsed object took ~40 ms per 5 MB on the editor's thread.
  */
 export async function readAnswer(text: string): Promise<ReadAnswer> {
+  const { nextTask, readGraphInSteps } = await import("./read-graph.ts");
+  // Decoding the answer was a task of its own; parsing 10 MB (~20 ms) gets another.
+  await nextTask();
   const { workflow } = JSON.parse(text) as { workflow: WorkflowRow };
   const data = workflow.data as SavedWorkflow | null;
   if (!data) return { workflow };
-  const { nextTask, readGraphInSteps } = await import("./read-graph.ts");
   const { graph, recovered } = await readGraphInSteps(data);
   const copy = { id: workflow.id, name: workflow.name, text, updatedAt: Date.now() };
   void local()
