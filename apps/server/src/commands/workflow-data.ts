@@ -6,6 +6,7 @@ import {
   itemTexts,
   type SavedWorkflow,
   saveStrategy,
+  type TextChunk,
 } from "@atelier/core";
 import { asc, eq } from "drizzle-orm";
 import type { AppDb } from "../db/client.ts";
@@ -103,27 +104,36 @@ export function encodeWorkflow(parts: WorkflowParts): StoredForm {
   return { bytes, chunked: true, json: null, head, bodies };
 }
 
-/** A row's saved workflow: its `data` column, or its chunks put back together. */
-export async function readWorkflowData(
-  db: AppDb,
-  row: Pick<typeof workflows.$inferSelect, "id" | "data" | "isChunked" | "chunkHead">,
-): Promise<SavedWorkflow | null> {
-  if (!row.isChunked) return row.data ? (JSON.parse(row.data) as SavedWorkflow) : null;
+type StoredRow = Pick<typeof workflows.$inferSelect, "id" | "data" | "isChunked" | "chunkHead">;
+
+/**
+ * A chunked row's chunks in order, the head on the row first as the metadata chunk; `nodes`
+ * counts an array chunk's nodes (from its ids; unknown for chunks written before them).
+ */
+export async function readChunkRows(db: AppDb, row: StoredRow): Promise<TextChunk[]> {
   const chunks = await db
     .select({
       chunkIndex: workflowChunks.chunkIndex,
       chunkType: workflowChunks.chunkType,
       data: workflowChunks.data,
+      nodeIds: workflowChunks.nodeIds,
     })
     .from(workflowChunks)
     .where(eq(workflowChunks.workflowId, row.id))
     .orderBy(asc(workflowChunks.chunkIndex));
-  const rows = chunks.map((chunk) => ({
+  const rows: TextChunk[] = chunks.map((chunk) => ({
     chunk_index: chunk.chunkIndex,
     chunk_type: chunk.chunkType,
     data: chunk.data,
+    nodes: chunk.nodeIds?.length ?? null,
   }));
   // Rows chunked before the head moved onto the row keep their metadata chunk at index 0.
   if (row.chunkHead) rows.unshift({ chunk_index: 0, chunk_type: "metadata", data: row.chunkHead });
-  return assembleChunks(rows);
+  return rows;
+}
+
+/** A row's saved workflow: its `data` column, or its chunks put back together. */
+export async function readWorkflowData(db: AppDb, row: StoredRow): Promise<SavedWorkflow | null> {
+  if (!row.isChunked) return row.data ? (JSON.parse(row.data) as SavedWorkflow) : null;
+  return assembleChunks(await readChunkRows(db, row));
 }

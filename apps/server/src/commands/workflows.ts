@@ -10,6 +10,7 @@ import { replaceChunks } from "./chunk-store.ts";
 import { removeUnreferencedFiles } from "./media.ts";
 import { nextTimestamp, refuseTooLarge, storedColumns, withId } from "./save-workflow.ts";
 import { encodeWorkflow, partsOf, readWorkflowData } from "./workflow-data.ts";
+import { readWorkflowJson, type WorkflowJsonCache } from "./workflow-json.ts";
 
 export type WorkflowRecord = typeof workflows.$inferSelect;
 
@@ -50,25 +51,45 @@ export async function listWorkflows(db: AppDb, userId: string, folderId?: string
     .limit(LIMITS.storage.workflowListLimit);
 }
 
-/**
- * A workflow the user may read (their own, or one made public), row and chunks read in one
- * snapshot so a concurrent save can never pair one version's row with another's chunks.
- */
+/** The row of a workflow the user may read: their own, or one made public. */
+async function readableRow(tx: AppDb, userId: string, id: string): Promise<WorkflowRecord> {
+  const [row] = await tx
+    .select()
+    .from(workflows)
+    .where(
+      and(eq(workflows.id, id), or(eq(workflows.userId, userId), eq(workflows.isPublic, true))),
+    );
+  if (!row) throw WORKFLOW_NOT_FOUND();
+  return row;
+}
+
+/** Row and chunks read in one snapshot, so a concurrent save never mixes two versions. */
+function inSnapshot<T>(db: AppDb, read: (tx: AppDb) => Promise<T>): Promise<T> {
+  return db.transaction((transaction) => read(transaction as unknown as AppDb), {
+    isolationLevel: "repeatable read",
+    accessMode: "read only",
+  });
+}
+
+/** A workflow the user may read, with its data parsed. */
 export async function getReadableWorkflow(db: AppDb, userId: string, id: string) {
-  return db.transaction(
-    async (transaction) => {
-      const tx = transaction as unknown as AppDb;
-      const [row] = await tx
-        .select()
-        .from(workflows)
-        .where(
-          and(eq(workflows.id, id), or(eq(workflows.userId, userId), eq(workflows.isPublic, true))),
-        );
-      if (!row) throw WORKFLOW_NOT_FOUND();
-      return { row, data: await readWorkflowData(tx, row) };
-    },
-    { isolationLevel: "repeatable read", accessMode: "read only" },
-  );
+  return inSnapshot(db, async (tx) => {
+    const row = await readableRow(tx, userId, id);
+    return { row, data: await readWorkflowData(tx, row) };
+  });
+}
+
+/** The same, with its data as UTF-8 JSON (what the open-a-workflow answer splices in). */
+export async function getReadableWorkflowJson(
+  db: AppDb,
+  userId: string,
+  id: string,
+  cache?: WorkflowJsonCache,
+) {
+  return inSnapshot(db, async (tx) => {
+    const row = await readableRow(tx, userId, id);
+    return { row, json: await readWorkflowJson(tx, row, cache) };
+  });
 }
 
 /** 404 unless every id is one of the user's workflows. */

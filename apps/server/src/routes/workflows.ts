@@ -28,18 +28,23 @@ import {
   checkWorkflowData,
 } from "../commands/workflow-checks.ts";
 import { partsOf } from "../commands/workflow-data.ts";
+import { WorkflowJsonCache } from "../commands/workflow-json.ts";
 import {
   copyWorkflow,
   createWorkflow,
   deleteWorkflow,
   getOwnWorkflowRow,
-  getReadableWorkflow,
+  getReadableWorkflowJson,
   listWorkflows,
 } from "../commands/workflows.ts";
 import type { AppContext } from "../context.ts";
 import { HttpError } from "../http/errors.ts";
 import { openEventStream } from "../http/event-stream.ts";
-import { presentWorkflow, presentWorkflowSummary } from "../http/presenters.ts";
+import {
+  presentWorkflow,
+  presentWorkflowJson,
+  presentWorkflowSummary,
+} from "../http/presenters.ts";
 import { requireUser } from "../http/session.ts";
 
 const zParams = z.object({ id: z.string().min(1).max(200) });
@@ -80,11 +85,15 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
     return reply.code(201).send({ workflow: presentWorkflow(row, data, user.id) });
   });
 
-  app.get("/api/workflows/:id", async (request) => {
+  // Opening a workflow: the stored JSON goes out as is, never parsed and re-stringified.
+  const openedWorkflows = new WorkflowJsonCache();
+  app.get("/api/workflows/:id", async (request, reply) => {
     const user = await requireUser(ctx.auth, request);
     const { id } = zParams.parse(request.params);
-    const { row, data } = await getReadableWorkflow(db, user.id, id);
-    return { workflow: presentWorkflow(row, data, user.id) };
+    const { row, json } = await getReadableWorkflowJson(db, user.id, id, openedWorkflows);
+    return reply
+      .type("application/json; charset=utf-8")
+      .send(presentWorkflowJson(row, json, user.id));
   });
 
   app.put("/api/workflows/:id", { bodyLimit: WORKFLOW_BODY_LIMIT }, async (request) => {

@@ -280,3 +280,89 @@ export function assembleChunks(
     edges: keptEdges,
   };
 }
+
+/** A chunk for `assembleChunksText`; `nodes` is how many nodes an array chunk holds. */
+export type TextChunk = Pick<WorkflowChunk, "chunk_index" | "chunk_type" | "data"> & {
+  nodes?: number | null | undefined;
+};
+
+const LISTS_TAIL = '"nodes":[],"edges":[]}';
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * The JSON text of `assembleChunks(chunks)` built from the chunk texts, as pieces to
+ * concatenate: node arrays are spliced in unparsed (only edges, the metadata and split-node
+ * parts are parsed), so a server answers a large workflow without a parse/stringify round
+ * trip, and can encode the pieces straight into one buffer. Null whenever that is not
+ * certain to give the same value — a lost chunk or part (the placeholder path), a nodes chunk
+ * whose node count is unknown, anything unusual — and the caller assembles instead.
+ */
+export function assembleChunksPieces(chunks: readonly TextChunk[]): string[] | null {
+  const sorted = [...chunks].sort((a, b) => a.chunk_index - b.chunk_index);
+  const metadataChunk = sorted.find((entry) => entry.chunk_type === "metadata");
+  if (!metadataChunk) return null;
+  const { workflow, counts } = JSON.parse(metadataChunk.data) as Partial<MetadataPayload>;
+  if (!isObject(workflow) || !isObject(counts)) return null;
+  const { nodes: nodeTotal, edges: edgeTotal, chunks: chunkTotal } = counts;
+  if (![nodeTotal, edgeTotal, chunkTotal].every((value) => typeof value === "number")) return null;
+  if (sorted.length < chunkTotal) return null;
+  // `{ ...workflow, nodes, edges }` puts the lists last unless the head already names them.
+  const shell = JSON.stringify({ ...workflow, nodes: [], edges: [] });
+  if (!shell.endsWith(LISTS_TAIL)) return null;
+
+  const nodes: string[] = [];
+  const edges: string[] = [];
+  let nodeCount = 0;
+  let edgeCount = 0;
+  let parts: string[] = [];
+  let expectedPart = 0;
+  for (const entry of sorted) {
+    const { data } = entry;
+    if (entry.chunk_type === "nodes") {
+      if (data.startsWith("[")) {
+        const count = entry.nodes;
+        if (typeof count !== "number" || !data.endsWith("]")) return null;
+        const inner = data.slice(1, -1);
+        if ((inner.length === 0) !== (count === 0)) return null;
+        if (count > 0) nodes.push(inner);
+        nodeCount += count;
+        continue;
+      }
+      // One piece of a node too large for a chunk: the same bookkeeping as assembleChunks.
+      const payload = JSON.parse(data) as unknown;
+      if (!isObject(payload) || !isObject(payload.part) || typeof payload.text !== "string")
+        return null;
+      const { index, count } = payload.part;
+      if (typeof index !== "number" || typeof count !== "number") return null;
+      if (index !== expectedPart) {
+        parts = [];
+        expectedPart = 0;
+        if (index !== 0) continue;
+      }
+      parts.push(payload.text);
+      expectedPart = index + 1;
+      if (expectedPart === count) {
+        nodes.push(parts.join(""));
+        nodeCount += 1;
+        parts = [];
+        expectedPart = 0;
+      }
+    } else if (entry.chunk_type === "edges") {
+      // Edges are a small share of a workflow; parsing them gives their count exactly.
+      const payload = JSON.parse(data) as unknown;
+      if (!Array.isArray(payload) || !data.startsWith("[") || !data.endsWith("]")) return null;
+      if (payload.length > 0) edges.push(data.slice(1, -1));
+      edgeCount += payload.length;
+    }
+  }
+  if (nodeCount < nodeTotal || edgeCount < edgeTotal) return null;
+  const list = (items: string[]) => items.flatMap((item, at) => (at ? [",", item] : [item]));
+  const open = shell.slice(0, -LISTS_TAIL.length);
+  return [open, '"nodes":[', ...list(nodes), '],"edges":[', ...list(edges), "]}"];
+}
+
+/** `assembleChunksPieces` as one text. */
+export function assembleChunksText(chunks: readonly TextChunk[]): string | null {
+  return assembleChunksPieces(chunks)?.join("") ?? null;
+}
