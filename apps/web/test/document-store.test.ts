@@ -323,7 +323,8 @@ describe("document store", () => {
     expect(b).toMatchObject({ measured: { width: 320, height: 190 } });
     expect(b?.width).toBeUndefined();
     state().drawn("a");
-    await Promise.resolve();
+    expect(state().nodes[0]?.handles).toBeDefined();
+    vi.advanceTimersByTime(0);
     expect(state().nodes[0]?.handles).toBeUndefined();
     expect(state().nodes[1]).toBe(b);
     state().onNodesChange([
@@ -332,5 +333,26 @@ describe("document store", () => {
     expect(state().nodes[1]?.handles).toBeUndefined();
     state().flushPending();
     expect(state().past).toEqual([]);
+  });
+
+  it("drops the hint only of the nodes React Flow measured; the rest stay the same objects", () => {
+    const { state } = setup();
+    const at = (x: number) => ({ x, y: 0 });
+    state().load({
+      nodes: ["a", "b", "c"].map((id, index) => ({
+        id,
+        type: "flux-pro",
+        position: at(index * 400),
+        data: {},
+      })),
+      edges: [],
+    });
+    const [, b, c] = state().nodes;
+    state().onNodesChange([
+      { id: "a", type: "dimensions", dimensions: { width: 320, height: 300 } },
+    ]);
+    expect(state().nodes[0]?.handles).toBeUndefined();
+    expect(state().nodes[1]).toBe(b);
+    expect(state().nodes[2]).toBe(c);
   });
 });

@@ -102,7 +102,9 @@ export function createDocumentStore(initial: DocumentGraph = { nodes: [], edges:
         }
         let nodes = applyNodeChanges(rest, get().nodes);
         // Measured: the size hint's handles give way to the measured ones (size-hints.ts).
-        if (rest.some((change) => change.type === "dimensions")) nodes = nodes.map(withoutHandles);
+        const measured = new Set(rest.flatMap((c) => (c.type === "dimensions" ? [c.id] : [])));
+        if (measured.size > 0)
+          nodes = nodes.map((node) => (measured.has(node.id) ? withoutHandles(node) : node));
         set({ nodes });
       },
 
@@ -332,13 +334,15 @@ export function createDocumentStore(initial: DocumentGraph = { nodes: [], edges:
       drawn(id) {
         drawnIds.add(id);
         if (drawnIds.size > 1) return;
-        queueMicrotask(() => {
+        // A task of its own (not a microtask): opening 3,000 nodes, this pass over them must
+        // not join the task that drew them.
+        setTimeout(() => {
           const ids = new Set(drawnIds);
           drawnIds.clear();
           const nodes = get().nodes;
           if (!nodes.some((node) => node.handles && ids.has(node.id))) return;
           set({ nodes: nodes.map((node) => (ids.has(node.id) ? withoutHandles(node) : node)) });
-        });
+        }, 0);
       },
 
       flushPending() {

@@ -1,12 +1,26 @@
 import type { SavedWorkflow, WorkflowRow } from "@atelier/core";
 import type { DocumentGraph } from "../document/types.ts";
 import { local } from "./document-io.ts";
+import type { LocalWorkflow } from "./local-db.ts";
 
 /** A cloud workflow's answer read for the editor: its row and checked graph. */
 export interface ReadAnswer {
   workflow: WorkflowRow;
   graph?: DocumentGraph;
   recovered?: boolean;
+}
+
+/**
+ * Writes the device copy in a task of its own once the canvas has drawn: IndexedDB still
+ * clones 10 MB of text on this thread (~35 ms), which must not join the open's tasks.
+ */
+function keepCopyWhenIdle(copy: LocalWorkflow) {
+  const write = () =>
+    void local()
+      .then((db) => db.workflows.put(copy))
+      .catch((error: unknown) => console.warn("Could not keep a device copy", error));
+  if (typeof requestIdleCallback === "function") requestIdleCallback(write, { timeout: 2000 });
+  else setTimeout(write, 50);
 }
 
 /**
@@ -22,10 +36,7 @@ export async function readAnswer(text: string): Promise<ReadAnswer> {
   const data = workflow.data as SavedWorkflow | null;
   if (!data) return { workflow };
   const { graph, recovered } = await readGraphInSteps(data);
-  const copy = { id: workflow.id, name: workflow.name, text, updatedAt: Date.now() };
-  void local()
-    .then((db) => db.workflows.put(copy))
-    .catch((error: unknown) => console.warn("Could not keep a device copy", error));
+  keepCopyWhenIdle({ id: workflow.id, name: workflow.name, text, updatedAt: Date.now() });
   await nextTask();
   return { workflow, graph, recovered };
 }
