@@ -19,18 +19,6 @@ const MIB = 1024 * 1024;
 export const SIZES = { "5 MB": Math.round(5.1 * MIB), "10 MB": Math.round(9.9 * MIB) };
 const EXTENSIONS = { image: "png", video: "mp4", model: "glb", text: null };
 
-/** Mulberry32, as in the fixture generator: the same seed gives the same workflow. */
-function random(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 const hex = (next, length) =>
   Array.from({ length }, () => Math.floor(next() * 16).toString(16)).join("");
 const uuid = (next) =>
@@ -77,7 +65,7 @@ function results(next, port) {
 
 async function build(count, name) {
   const { serializeWorkflow } = await import("@atelier/core");
-  const { generateFixture } = await import("../fixtures/generate.ts");
+  const { generateFixture, random } = await import("../fixtures/generate.ts");
   const { nodes, edges } = generateFixture(count, 7);
   const next = random(11);
   const outPort = new Map(edges.map((edge) => [edge.source, edge.sourceHandle]));

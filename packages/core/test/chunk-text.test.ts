@@ -10,6 +10,7 @@ import {
   type TextChunk,
   type WorkflowChunk,
 } from "../src/index.ts";
+import { chunkedWorkflow } from "./arbitraries.ts";
 
 /** `count` nodes of `payloadChars` characters each, chained by edges. */
 function workflow(count: number, payloadChars: number): SavedWorkflow {
@@ -92,32 +93,10 @@ describe("assembleChunksText", () => {
   });
 
   it("matches assembleChunks for any workflow and chunk limit", () => {
-    const node = fc.record({
-      id: fc.uuid(),
-      type: fc.constantFrom("text", "flux-pro"),
-      position: fc.record({ x: fc.integer(), y: fc.integer() }),
-      data: fc.record({
-        label: fc.string(),
-        inputValues: fc.dictionary(
-          fc.string({ minLength: 1 }),
-          fc.record({ value: fc.string({ maxLength: 400, unit: "binary" }) }),
-        ),
-      }),
-    });
     fc.assert(
-      fc.property(
-        fc.array(node, { maxLength: 30 }),
-        fc.integer({ min: 300, max: 5000 }),
-        (nodes, maxChunkBytes) => {
-          const edges = nodes.slice(1).map((target, index) => ({
-            id: `e${index}`,
-            source: nodes[index]?.id ?? "",
-            target: target.id,
-          }));
-          const saved = serializeWorkflow({ nodes, edges }, { now: 5 });
-          expectSameAsAssembled(counted(chunkWorkflow(saved, { maxChunkBytes })));
-        },
-      ),
+      fc.property(chunkedWorkflow(30), ({ saved, maxChunkBytes }) => {
+        expectSameAsAssembled(counted(chunkWorkflow(saved, { maxChunkBytes })));
+      }),
       { numRuns: 100 },
     );
   });

@@ -10,6 +10,7 @@ import {
   utf8ByteLength,
   zSavedWorkflow,
 } from "../src/index.ts";
+import { chunkedWorkflow } from "./arbitraries.ts";
 
 const MB = 1024 * 1024;
 
@@ -84,37 +85,15 @@ describe("chunkWorkflow / assembleChunks", () => {
   });
 
   it("round-trips any workflow, with small chunk limits to force splitting", () => {
-    const node = fc.record({
-      id: fc.uuid(),
-      type: fc.constantFrom("text", "flux-pro"),
-      position: fc.record({ x: fc.integer(), y: fc.integer() }),
-      data: fc.record({
-        label: fc.string(),
-        inputValues: fc.dictionary(
-          fc.string({ minLength: 1 }),
-          fc.record({ value: fc.string({ maxLength: 400, unit: "binary" }) }),
-        ),
-      }),
-    });
     fc.assert(
-      fc.property(
-        fc.array(node, { maxLength: 40 }),
-        fc.integer({ min: 300, max: 5000 }),
-        (nodes, maxChunkBytes) => {
-          const edges = nodes.slice(1).map((target, index) => ({
-            id: `e${index}`,
-            source: nodes[index]?.id ?? "",
-            target: target.id,
-          }));
-          const saved = serializeWorkflow({ nodes, edges }, { now: 5 });
-          const chunks = chunkWorkflow(saved, { maxChunkBytes });
-          for (const chunk of chunks) {
-            if (chunk.chunk_type !== "metadata")
-              expect(chunk.size_bytes).toBeLessThanOrEqual(maxChunkBytes);
-          }
-          expect(assembleChunks(chunks)).toEqual(saved);
-        },
-      ),
+      fc.property(chunkedWorkflow(40), ({ saved, maxChunkBytes }) => {
+        const chunks = chunkWorkflow(saved, { maxChunkBytes });
+        for (const chunk of chunks) {
+          if (chunk.chunk_type !== "metadata")
+            expect(chunk.size_bytes).toBeLessThanOrEqual(maxChunkBytes);
+        }
+        expect(assembleChunks(chunks)).toEqual(saved);
+      }),
       { numRuns: 150 },
     );
   });

@@ -5,6 +5,10 @@ import { useWorkspace } from "./workspace-store.ts";
 /** The workflow to open on the next start. */
 export const LAST_WORKFLOW_KEY = "atelier.lastWorkflow";
 
+/** Where a workflow id is saved: this browser (`local-…`) or the cloud. */
+export const locationOf = (workflowId: string | null) =>
+  workflowId ? (workflowId.startsWith("local-") ? ("local" as const) : ("cloud" as const)) : null;
+
 /** IndexedDB code loads after the editor has drawn (it is not needed for the first paint). */
 export const local = () => import("./local-db.ts").then((module) => module.localDb);
 

@@ -2,7 +2,7 @@ import { type SavedWorkflow, WORKFLOW_ERRORS } from "@atelier/core";
 import { ApiError } from "../../services/api.ts";
 import { notify } from "../canvas/notify.ts";
 import type { DocumentGraph } from "../document/types.ts";
-import { LAST_WORKFLOW_KEY, local } from "./document-io.ts";
+import { LAST_WORKFLOW_KEY, local, locationOf } from "./document-io.ts";
 import { fetchWorkflow, LOAD_STEPS } from "./load-workflow.ts";
 import { useWorkspace } from "./workspace-store.ts";
 
@@ -70,11 +70,7 @@ export async function restoreWorkflowBackup(target: OpenTarget, id: number): Pro
     target.replaceDocument((await reader()).readGraph(data).graph);
     useWorkspace.getState().set({
       workflowId: backup.workflowId,
-      location: backup.workflowId
-        ? backup.workflowId.startsWith("local-")
-          ? "local"
-          : "cloud"
-        : null,
+      location: locationOf(backup.workflowId),
       name: backup.name,
       dirty: true,
       conflict: null,

@@ -4,7 +4,7 @@ import { notify } from "../canvas/notify.ts";
 import { diffGraphs } from "../document/history.ts";
 import type { DocumentStore } from "../document/store.ts";
 import type { DocumentGraph } from "../document/types.ts";
-import { LAST_WORKFLOW_KEY, local, serializeCurrent } from "./document-io.ts";
+import { LAST_WORKFLOW_KEY, local, locationOf, serializeCurrent } from "./document-io.ts";
 import { clearJournal, readJournal, writeExitJournal, writeJournal } from "./journal.ts";
 import type { OpenTarget } from "./open-workflow.ts";
 import type { SaveOptions } from "./save.ts";
@@ -150,11 +150,7 @@ export function createPersistence(documents: DocumentStore) {
         replaceDocument(readGraph(entry.data).graph);
         workspace.getState().set({
           workflowId: entry.workflowId,
-          location: entry.workflowId
-            ? entry.workflowId.startsWith("local-")
-              ? "local"
-              : "cloud"
-            : null,
+          location: locationOf(entry.workflowId),
           name: entry.name,
           dirty: true,
         });
