@@ -48,14 +48,18 @@ export async function buildApp(
   // Event streams never end by themselves: end them so closing the app does not hang.
   app.addHook("preClose", async () => closeEventStreams(app));
   await app.register(rateLimit, { global: false });
-  await app.register(multipart);
 
   await app.register(async (api) => {
     await healthRoutes(api, ctx);
     await authRoutes(api, ctx);
     await folderRoutes(api, ctx);
     await workflowRoutes(api, ctx);
-    await mediaRoutes(api, ctx);
+    // Multipart adds an onRequest and an onResponse hook to every route of its scope: only
+    // the upload routes get them, not the hot JSON ones (job status polling).
+    await api.register(async (uploads) => {
+      await uploads.register(multipart);
+      await mediaRoutes(uploads, ctx);
+    });
     await generateRoutes(api, ctx);
     await queueRoutes(api, ctx);
     await callbackRoutes(api, ctx);

@@ -103,6 +103,17 @@ interface Entry {
   until: number;
 }
 
+/** The user of the request's session cookie when the cache knows it, else null. */
+export function cachedSessionUser(
+  cache: SessionCache,
+  request: FastifyRequest,
+  cookieName: string,
+): SessionUser | null {
+  if (!cache.enabled) return null;
+  const cookie = sessionCookieValue(request, cookieName);
+  return cookie ? cache.lookup(cookie) : null;
+}
+
 /**
  * The value of cookie `name` in a request, or null when absent or given more than once (an
  * ambiguous header goes the slow way, where Better Auth decides which one counts).

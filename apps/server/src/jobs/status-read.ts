@@ -64,6 +64,21 @@ export function readOwnJobStatus(
   return cache ? cache.get(jobId, userId, read) : read();
 }
 
+/**
+ * The same answer as the JSON the route sends, for the status cache: a poll answered from
+ * the cache then costs no serialization (the bytes are shared, never written to).
+ */
+export function readOwnJobStatusJson(
+  db: AppDb,
+  userId: string,
+  jobId: string,
+  cache: JobStatusCache<Buffer>,
+): Promise<Buffer> {
+  return cache.get(jobId, userId, async () =>
+    Buffer.from(JSON.stringify(await readOwnJobStatus(db, userId, jobId))),
+  );
+}
+
 /** `presentJobStatus` reads only the status columns (test/status-read.test.ts holds it to that). */
 export function presentStatusRow(row: JobStatusRow) {
   return presentJobStatus(row as JobRow);

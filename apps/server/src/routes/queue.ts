@@ -1,24 +1,34 @@
 import { and, desc, eq, inArray, type SQL } from "drizzle-orm";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
+import { sessionCacheOf } from "../auth/auth.ts";
 import { requireCachedSession } from "../auth/cached-session.ts";
+import { cachedSessionUser } from "../auth/session-cache.ts";
 import { getOwnJob, isTerminal, presentJobStatus } from "../commands/generation.ts";
 import type { AppContext } from "../context.ts";
 import { jobs } from "../db/schema.ts";
 import { openEventStream } from "../http/event-stream.ts";
 import { requireSession } from "../http/session.ts";
 import { JobStatusCache } from "../jobs/status-cache.ts";
-import { type JobStatusAnswer, readOwnJobStatus } from "../jobs/status-read.ts";
+import { readOwnJobStatusJson } from "../jobs/status-read.ts";
 import { finish } from "../jobs/steps.ts";
 
 const zRequest = z.object({ requestId: z.string().min(1).max(200) }).passthrough();
 const zJobsQuery = z.object({ workflowId: z.string().max(200).optional() });
+const JSON_TYPE = "application/json; charset=utf-8";
+
+/** `zRequest`'s requestId when the body is plainly valid, else null (zod then says why). */
+function plainRequestId(body: unknown): string | null {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return null;
+  const id = (body as { requestId?: unknown }).requestId;
+  return typeof id === "string" && id.length >= 1 && id.length <= 200 ? id : null;
+}
 
 /** Queue status, cancel, the user's job list and a push stream of job changes. */
 export async function queueRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;
   // Answers of unchanged jobs, dropped by the jobs' change notices (jobs/status-cache.ts).
-  const statusCache = new JobStatusCache<JobStatusAnswer>(
+  const statusCache = new JobStatusCache<Buffer>(
     ctx.config.jobStatusCacheTtlMs,
     (userId, onChange) => ctx.jobEvents.subscribe(userId, (event) => onChange(event.jobId)),
   );
@@ -26,12 +36,26 @@ export async function queueRoutes(app: FastifyInstance, ctx: AppContext) {
 
   // SPEC §7: { requestId, endpoint, workflowId, nodeId, model } → the job's status. Every
   // open tab without the event stream polls this every 3 s: a recently validated session
-  // comes from the session cache, and the job from the status cache or one prepared
-  // single-row read.
-  app.post("/api/queue/status", async (request) => {
+  // comes from the session cache, and the job's answer, already as JSON, from the status
+  // cache or one prepared single-row read.
+  const sessions = sessionCacheOf(ctx.auth);
+  const cookieName = (await ctx.auth.$context).authCookies.sessionToken.name;
+  const slowStatus = async (request: FastifyRequest, reply: FastifyReply) => {
     const user = await requireCachedSession(ctx.auth, request);
     const { requestId } = zRequest.parse(request.body ?? {});
-    return readOwnJobStatus(db, user.id, requestId, statusCache);
+    const json = await readOwnJobStatusJson(db, user.id, requestId, statusCache);
+    reply.header("content-type", JSON_TYPE);
+    return json;
+  };
+  // Not async: a poll whose session and answer are both cached is answered without a
+  // promise (each one costs the async hooks' bookkeeping); anything else takes the slow
+  // path above, which makes the same checks in the same order (401, then 400, then 404).
+  app.post("/api/queue/status", (request, reply) => {
+    const requestId = plainRequestId(request.body);
+    const user = requestId === null ? null : cachedSessionUser(sessions, request, cookieName);
+    const json = user === null ? null : statusCache.lookup(requestId as string, user.id);
+    if (json === null) return slowStatus(request, reply);
+    reply.header("content-type", JSON_TYPE).send(json);
   });
 
   app.post("/api/queue/cancel", async (request) => {
