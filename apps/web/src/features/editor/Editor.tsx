@@ -70,7 +70,12 @@ function Workspace() {
     void fixtureFromUrl().then(async (graph) => {
       if (!graph) return persistence.recover();
       store.getState().load(graph);
-      requestAnimationFrame(() => void flow.fitView());
+      // Large graphs reach React Flow in steps (flow-sync.ts): fit once all are there.
+      const fit = () => {
+        if (flow.getNodes().length < graph.nodes.length) requestAnimationFrame(fit);
+        else void flow.fitView();
+      };
+      requestAnimationFrame(fit);
     });
   }, [store, flow, persistence]);
 
