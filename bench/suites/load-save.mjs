@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
-import { launchBrowser } from "../lib/browser.mjs";
+import { launchBrowser, settle } from "../lib/browser.mjs";
 import { openWorkflow, signedInPage } from "../lib/editor.mjs";
 import { notMeasurable, row, withExtraCheck } from "../lib/report.mjs";
 import { api, postgresAvailable, signUp, startServer } from "../lib/server.mjs";
@@ -116,6 +116,25 @@ async function s2(ctx, server, data) {
   const created = await api(server.url, session.cookie, "POST", "/api/workflows", { name, data });
   const id = created.workflow.id;
   await openWorkflow(page, name);
+  // The nodes in view settle first: a result viewer that loads (or fails) changes its
+  // node's measured height, which the first save would otherwise catch half-way and the
+  // second rewrite. Settled = no node changed size for 1 s.
+  await page.waitForFunction(
+    () => {
+      const sizes = [...document.querySelectorAll(".react-flow__node")]
+        .map((node) => `${node.getAttribute("data-id")}:${node.getBoundingClientRect().height}`)
+        .join();
+      const bench = window.__bench;
+      if (bench.sizes !== sizes) {
+        bench.sizes = sizes;
+        bench.sizesSince = performance.now();
+      }
+      return performance.now() - bench.sizesSince > 1000;
+    },
+    null,
+    { timeout: 30_000, polling: 200 },
+  );
+  await settle(page, 500);
   // A first save from the editor, so the stored form is the editor's own (not the API's).
   const saved = page.getByRole("status").filter({ hasText: /^Saved$/ });
   await page.getByRole("button", { name: "Save", exact: true }).click();

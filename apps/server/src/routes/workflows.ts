@@ -169,10 +169,12 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
   app.delete("/api/workflows/:id/saves/:saveId", async (request) => {
     const user = await requireUser(ctx.auth, request);
     const { id, saveId } = zSaveParams.parse(request.params);
-    await getOwnWorkflowRow(db, user.id, id);
     const ids = { userId: user.id, workflowId: id, saveId };
     ownedSaves.forget(ids);
+    // Staged batches live under the user's own prefix, so they go even when the workflow was
+    // deleted meanwhile; others' (or deleted) workflows still answer 404.
     await dropStagedSave(ctx.store, ids);
+    await getOwnWorkflowRow(db, user.id, id);
     return { success: true };
   });
 

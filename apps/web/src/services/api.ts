@@ -131,7 +131,7 @@ export const api = {
   listWorkflows: () => call<{ workflows: WorkflowSummary[] }>("GET", "/api/workflows"),
   getWorkflow: (id: string) =>
     call<{ workflow: WorkflowRow }>("GET", `/api/workflows/${encodeURIComponent(id)}`),
-  /** The same answer unparsed: opening parses it off the main thread (open.worker.ts). */
+  /** The same answer unparsed: opening parses and checks it in short steps (read-answer.ts). */
   getWorkflowText: (id: string) => callText("GET", `/api/workflows/${encodeURIComponent(id)}`),
   createWorkflow: (name: string, data: SavedWorkflow) =>
     call<{ workflow: WorkflowRow }>("POST", "/api/workflows", { name, data }),

@@ -17,10 +17,6 @@ export interface LoadedWorkflow {
 
 const DEFAULT_METADATA = { name: "Untitled workflow" };
 
-/**
- * The load path shared by browser and server: validate, recover what can be recovered,
- * coerce into the saved schema and deserialize. Throws only when nothing can be made of it.
- */
 /** What the saved schema checks: defaults filled in, nodes neither selected nor dragging. */
 function candidateOf(source: Record<string, unknown>) {
   return {
@@ -35,6 +31,10 @@ function candidateOf(source: Record<string, unknown>) {
   };
 }
 
+/**
+ * The load path shared by browser and server: validate, recover what can be recovered,
+ * coerce into the saved schema and deserialize. Throws only when nothing can be made of it.
+ */
 export function loadWorkflowData(data: unknown): LoadedWorkflow {
   const check = validateWorkflow(data);
   const source = check.valid ? (data as Record<string, unknown>) : recoverWorkflow(data);

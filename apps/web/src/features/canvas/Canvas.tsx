@@ -8,22 +8,14 @@ import {
   ReactFlow,
   useReactFlow,
 } from "@xyflow/react";
-import {
-  type DragEvent,
-  lazy,
-  type MouseEvent,
-  Suspense,
-  useCallback,
-  useEffect,
-  useRef,
-  useState,
-} from "react";
+import { type DragEvent, type MouseEvent, useCallback, useEffect, useRef, useState } from "react";
 import { useDocument, useDocumentStore } from "../document/context.tsx";
 import { nodeTypes } from "../nodes/node-types.ts";
 import { NODE_DRAG_TYPE } from "../palette/categories.ts";
 import { type CompatibleChoice, compatibleTypes, type PendingWire } from "../palette/compatible.ts";
 import { usePreferences } from "../preferences/store.ts";
 import { useFlowSync } from "./flow-sync.ts";
+import { lazyPart } from "./lazy-part.tsx";
 import { notify } from "./notify.ts";
 import { OverviewMap } from "./OverviewMap.tsx";
 import { SelectionToolbar } from "./SelectionToolbar.tsx";
@@ -37,11 +29,11 @@ interface SearchState {
 }
 
 // Opened by a double-click, a dropped wire or "?": not part of the first paint (DESIGN §7).
-const NodeSearch = lazy(() =>
-  import("../palette/NodeSearch.tsx").then((module) => ({ default: module.NodeSearch })),
+const NodeSearch = lazyPart(() =>
+  import("../palette/NodeSearch.tsx").then((module) => module.NodeSearch),
 );
-const ShortcutSheet = lazy(() =>
-  import("./ShortcutSheet.tsx").then((module) => ({ default: module.ShortcutSheet })),
+const ShortcutSheet = lazyPart(() =>
+  import("./ShortcutSheet.tsx").then((module) => module.ShortcutSheet),
 );
 
 const GRID: [number, number] = [20, 20];
@@ -272,17 +264,15 @@ export function Canvas() {
           <p className="muted">or pick one from the Nodes panel · press ? for shortcuts</p>
         </div>
       ) : null}
-      <Suspense fallback={null}>
-        {search ? (
-          <NodeSearch
-            at={search.screen}
-            {...(search.choices ? { only: search.choices.map((choice) => choice.definition) } : {})}
-            onPick={pick}
-            onClose={() => setSearch(null)}
-          />
-        ) : null}
-        {help ? <ShortcutSheet onClose={() => setHelp(false)} /> : null}
-      </Suspense>
+      {search ? (
+        <NodeSearch
+          at={search.screen}
+          {...(search.choices ? { only: search.choices.map((choice) => choice.definition) } : {})}
+          onPick={pick}
+          onClose={() => setSearch(null)}
+        />
+      ) : null}
+      {help ? <ShortcutSheet onClose={() => setHelp(false)} /> : null}
     </div>
   );
 }

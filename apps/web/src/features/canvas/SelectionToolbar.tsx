@@ -1,10 +1,11 @@
-import { lazy, memo, Suspense } from "react";
+import { memo } from "react";
 import { useDocument } from "../document/context.tsx";
+import { lazyPart } from "./lazy-part.tsx";
 
 // The buttons arrive with the first selection (or when the browser is idle), not with the
 // editor's first paint (DESIGN §7).
-const SelectionActions = lazy(() =>
-  import("./SelectionActions.tsx").then((module) => ({ default: module.SelectionActions })),
+const SelectionActions = lazyPart(() =>
+  import("./SelectionActions.tsx").then((module) => module.SelectionActions),
 );
 
 /** Shown above the canvas while something is selected. */
@@ -16,9 +17,5 @@ export const SelectionToolbar = memo(function SelectionToolbar() {
     state.nodes.some((node) => node.selected && node.type === "group"),
   );
   if (count === 0) return null;
-  return (
-    <Suspense fallback={null}>
-      <SelectionActions count={count} hasGroup={hasGroup} />
-    </Suspense>
-  );
+  return <SelectionActions count={count} hasGroup={hasGroup} />;
 });

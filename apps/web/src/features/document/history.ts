@@ -89,6 +89,14 @@ export function diffGraphs(label: string, before: DocumentGraph, after: Document
   return { entry };
 }
 
+/** True when `after` edits `before` (not only view state), however many nodes it touches. */
+export function isEdited(before: DocumentGraph, after: DocumentGraph): boolean {
+  if (before.nodes === after.nodes && before.edges === after.edges) return false;
+  if (before.nodes.length !== after.nodes.length) return true;
+  const diff = diffGraphs("edit", before, after);
+  return diff.entry !== null || diff.reason === "too-large";
+}
+
 /** Parents before children, as React Flow requires; otherwise the order is kept. */
 export function parentsFirst(nodes: CanvasNode[]): CanvasNode[] {
   const ids = new Set(nodes.map((node) => node.id));

@@ -71,11 +71,12 @@ function Workspace() {
       if (!graph) return persistence.recover();
       store.getState().load(graph);
       // Large graphs reach React Flow in steps (flow-sync.ts): fit once all are there.
-      const fit = () => {
-        if (flow.getNodes().length < graph.nodes.length) requestAnimationFrame(fit);
+      const fit = (frames: number) => {
+        if (flow.getNodes().length < graph.nodes.length && frames < 120)
+          requestAnimationFrame(() => fit(frames + 1));
         else void flow.fitView();
       };
-      requestAnimationFrame(fit);
+      requestAnimationFrame(() => fit(0));
     });
   }, [store, flow, persistence]);
 

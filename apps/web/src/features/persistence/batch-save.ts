@@ -50,6 +50,7 @@ export async function saveInBatches(
         const delay = batchBackoffMs[attempt];
         if (delay === undefined) throw new Error(WORKFLOW_ERRORS.retries);
         await wait(delay);
+        if (failed) throw failed;
       }
     }
   };

@@ -23,7 +23,7 @@ export interface FetchedWorkflow {
   location: "local" | "cloud";
   /** Cloud only: the version the edits start from (null when opened from the device copy). */
   basedOn: string | null;
-  /** A device copy still to check, or a cloud answer already checked (off the main thread). */
+  /** A device copy still to check, or a cloud answer already checked (in short steps). */
   data?: SavedWorkflow;
   read?: { graph: DocumentGraph; recovered: boolean };
   fromDevice: boolean;
@@ -31,6 +31,8 @@ export interface FetchedWorkflow {
 
 /** A copy of each cloud workflow stays on this device, for slow or missing connections. */
 export async function keepDeviceCopy(id: string, name: string, data: SavedWorkflow) {
+  // Saved: the answer cached at open is older than this copy now.
+  recentlyLoaded.delete(id);
   await (await local()).workflows.put({ id, name, data, updatedAt: Date.now() });
 }
 
@@ -63,7 +65,7 @@ export async function fetchWorkflow(
   ]);
   const fromAnswer = async (answerText: string, fromDevice: boolean) => {
     onStep(LOAD_STEPS.check);
-    const { workflow, graph, recovered } = await readAnswer(answerText);
+    const { workflow, graph, recovered } = await readAnswer(answerText, { keepCopy: !fromDevice });
     if (!graph) return null;
     const read = { graph, recovered: recovered ?? false };
     const basedOn = fromDevice ? null : workflow.updated_at;

@@ -1,7 +1,7 @@
 import { serializeWorkflow } from "@atelier/core";
 import { authCache } from "../../services/auth-cache.ts";
 import { notify } from "../canvas/notify.ts";
-import { diffGraphs } from "../document/history.ts";
+import { isEdited } from "../document/history.ts";
 import type { DocumentStore } from "../document/store.ts";
 import type { DocumentGraph } from "../document/types.ts";
 import { LAST_WORKFLOW_KEY, local, locationOf, serializeCurrent } from "./document-io.ts";
@@ -67,10 +67,8 @@ export function createPersistence(documents: DocumentStore) {
       previous = next;
       return;
     }
-    const changed = loading
-      ? false
-      : diffGraphs("edit", previous, next).entry !== null ||
-        state.nodes.length !== previous.nodes.length;
+    // An edit of more than 20 nodes (select all, move) is not undoable but is an edit.
+    const changed = !loading && isEdited(previous, next);
     previous = next;
     if (!changed) return;
     if (!workspace.getState().dirty) workspace.getState().set({ dirty: true });

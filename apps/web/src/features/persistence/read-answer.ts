@@ -11,13 +11,19 @@ export interface ReadAnswer {
 }
 
 /**
- * Writes the device copy in a task of its own once the canvas has drawn: IndexedDB still
- * clones 10 MB of text on this thread (~35 ms), which must not join the open's tasks.
+ * Writes the device copy in a task of its own when the browser is idle: IndexedDB still
+ * clones 10 MB of text on this thread (~35 ms), which must not join the open's tasks. A
+ * copy written meanwhile (a save) is newer and stays.
  */
 function keepCopyWhenIdle(copy: LocalWorkflow) {
   const write = () =>
     void local()
-      .then((db) => db.workflows.put(copy))
+      .then((db) =>
+        db.transaction("rw", db.workflows, async () => {
+          const stored = await db.workflows.get(copy.id);
+          if (!stored || stored.updatedAt <= copy.updatedAt) await db.workflows.put(copy);
+        }),
+      )
       .catch((error: unknown) => console.warn("Could not keep a device copy", error));
   if (typeof requestIdleCallback === "function") requestIdleCallback(write, { timeout: 2000 });
   else setTimeout(write, 50);
@@ -27,8 +33,9 @@ function keepCopyWhenIdle(copy: LocalWorkflow) {
  * Reads `GET /api/workflows/:id`'s text in steps that each stay short (parse, then checks
  * of 250 nodes at a time), and keeps this device's copy as that text: IndexedDB clones a
  * string in a memcpy, where the parsed object took ~40 ms per 5 MB on the editor's thread.
+ * `keepCopy: false` for an answer from the in-memory cache: it may be older than the copy.
  */
-export async function readAnswer(text: string): Promise<ReadAnswer> {
+export async function readAnswer(text: string, { keepCopy = true } = {}): Promise<ReadAnswer> {
   const { nextTask, readGraphInSteps } = await import("./read-graph.ts");
   // Decoding the answer was a task of its own; parsing 10 MB (~20 ms) gets another.
   await nextTask();
@@ -36,7 +43,8 @@ export async function readAnswer(text: string): Promise<ReadAnswer> {
   const data = workflow.data as SavedWorkflow | null;
   if (!data) return { workflow };
   const { graph, recovered } = await readGraphInSteps(data);
-  keepCopyWhenIdle({ id: workflow.id, name: workflow.name, text, updatedAt: Date.now() });
+  if (keepCopy)
+    keepCopyWhenIdle({ id: workflow.id, name: workflow.name, text, updatedAt: Date.now() });
   await nextTask();
   return { workflow, graph, recovered };
 }

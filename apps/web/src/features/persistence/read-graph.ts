@@ -24,7 +24,10 @@ const asGraph = ({ document, recovered }: LoadedWorkflow) => ({
 export const nextTask = () =>
   new Promise<void>((resolve) => {
     const channel = new MessageChannel();
-    channel.port1.onmessage = () => resolve();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
     channel.port2.postMessage(null);
   });
 

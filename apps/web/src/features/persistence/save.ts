@@ -7,7 +7,9 @@ import {
 } from "@atelier/core";
 import { ApiError, api } from "../../services/api.ts";
 import { notify } from "../canvas/notify.ts";
+import { isEdited } from "../document/history.ts";
 import type { DocumentStore } from "../document/store.ts";
+import type { DocumentGraph } from "../document/types.ts";
 import type { CloudRow } from "./cloud-save.ts";
 import { LAST_WORKFLOW_KEY, local, serializeCurrent } from "./document-io.ts";
 import { clearJournal } from "./journal.ts";
@@ -26,10 +28,16 @@ export interface SaveOptions {
 
 const backupStore = () => import("./backups.ts");
 
-const finishSave = (patch: Partial<WorkspaceState>) => {
-  useWorkspace.getState().set({ ...patch, dirty: false, save: { state: "saved", progress: 100 } });
+/** The document as it was serialized for the save under way: edits after it are unsaved. */
+let savedGraph: DocumentGraph | null = null;
+
+const finishSave = (documents: DocumentStore, patch: Partial<WorkspaceState>) => {
+  const { nodes, edges } = documents.getState();
+  // Edits made while the save was in flight are not in it: they stay unsaved and journaled.
+  const dirty = savedGraph !== null && isEdited(savedGraph, { nodes, edges });
+  useWorkspace.getState().set({ ...patch, dirty, save: { state: "saved", progress: 100 } });
   if (patch.workflowId) localStorage.setItem(LAST_WORKFLOW_KEY, patch.workflowId);
-  void clearJournal();
+  if (!dirty) void clearJournal();
   setTimeout(() => {
     if (useWorkspace.getState().save.state === "saved")
       useWorkspace.getState().set({ save: { state: "idle", progress: 0 } });
@@ -41,6 +49,7 @@ const progress = (value: number) =>
 
 /** The document in saved form, or null (reported) when it is over SPEC's 10 MB. */
 const serializeChecked = async (documents: DocumentStore) => {
+  savedGraph = { nodes: documents.getState().nodes, edges: documents.getState().edges };
   const data = await serializeCurrent(documents);
   const bytes = utf8ByteLength(JSON.stringify(data));
   const tooLarge = workflowTooLargeMessage(bytes);
@@ -111,7 +120,7 @@ export async function saveWorkflow(
         ...data,
         metadata: { ...data.metadata, id: workflow.id },
       });
-      finishSave({
+      finishSave(documents, {
         workflowId: workflow.id,
         location: "cloud",
         basedOn: workflow.updated_at,
@@ -132,7 +141,7 @@ export async function saveWorkflow(
         updatedAt: Date.now(),
       });
       progress(90);
-      finishSave({ workflowId: id, location: "local" });
+      finishSave(documents, { workflowId: id, location: "local" });
     }
     await (await local()).recent.put({
       id: useWorkspace.getState().workflowId as string,
