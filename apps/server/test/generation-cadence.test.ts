@@ -115,8 +115,11 @@ describe("status reads per job against a fake fal", () => {
     const engine = (await server.ctx.generation()).engine;
     await engine.work({ concurrency: 2 });
     const id = await start("webhook");
+    // Submitted, then its next read scheduled (two writes): wait for the second.
+    const scheduled = (job: Awaited<ReturnType<typeof row>>) =>
+      job?.step === "submitted" && job.heartbeatAt.getTime() > Date.now() + 60_000;
     let submitted = await row(id);
-    for (let tries = 0; tries < 200 && submitted?.step !== "submitted"; tries++) {
+    for (let tries = 0; tries < 200 && !scheduled(submitted); tries++) {
       await new Promise((resolve) => setTimeout(resolve, 25));
       submitted = await row(id);
     }
