@@ -107,7 +107,14 @@ export async function startServer({ webRoot, db = "pglite", env = {}, publicUrl 
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...env,
   };
-  const [command, args] = pinned(CPUS.server, process.execPath, ["--import", "tsx", ENTRY]);
+  // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof": profile the server.
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const [command, args] = pinned(CPUS.server, process.execPath, [
+    ...nodeArgs,
+    "--import",
+    "tsx",
+    ENTRY,
+  ]);
   const child = spawn(command, args, {
     cwd: ROOT,
     env: fullEnv,

@@ -40,6 +40,15 @@ async function batchedSave(server, cookie, id, name, data, basedOn) {
   ).workflow;
 }
 
+/** The workflow with every node moved `dx` to the right. */
+const movedBy = (data, dx) => ({
+  ...data,
+  nodes: data.nodes.map((node) => ({
+    ...node,
+    position: { ...node.position, x: node.position.x + dx },
+  })),
+});
+
 /** Baseline: the same bytes stringified, written and fsynced on the same disk. */
 async function stringifyWriteFsync(dir, data) {
   const began = performance.now();
@@ -61,23 +70,28 @@ async function s1(ctx, server, data, db) {
   const id = created.workflow.id;
   let basedOn = created.workflow.updated_at;
   const dir = mkdtempSync(join(tmpdir(), "atelier-bench-fsync-"));
+  // Every save moves every node by a pixel (two versions in turn), so each one rewrites
+  // every chunk: a re-save of identical content would write no chunk at all.
+  const versions = [data, movedBy(data, 1)];
+  let saves = 0;
   const save = async () => {
+    const version = versions[saves++ % 2];
     const began = performance.now();
-    basedOn = (await batchedSave(server, cookie, id, name, data, basedOn)).updated_at;
+    basedOn = (await batchedSave(server, cookie, id, name, version, basedOn)).updated_at;
     return performance.now() - began;
   };
-  // One save to warm the server's code paths; the row then holds 5 MB, as a re-save would.
+  // One save to warm the server's code paths; the row then holds 5 MB.
   await save();
   const { base, cand } = await interleave({
     rounds: ctx.rounds,
     baseline: () => stringifyWriteFsync(dir, data),
     candidates: { save },
   });
-  // The one-request form (PUT with the whole document), for comparison in the details.
+  // The one-request form (PUT with the whole document, moved again), for comparison.
   const put = performance.now();
   const answer = await api(server.url, cookie, "PUT", `/api/workflows/${id}`, {
     name,
-    data,
+    data: versions[saves % 2],
     basedOn,
   });
   const putMs = performance.now() - put;

@@ -58,6 +58,8 @@ const zEnv = zGenerationEnv.extend({
   SESSION_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
   /** How long a job status answer is reused while no change notice came (0: never). */
   JOB_STATUS_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
+  /** Memory for batches of large saves in progress (MB; single-process servers only). */
+  SAVE_STAGING_MEMORY_MB: z.coerce.number().int().min(0).max(65_536).default(256),
 });
 
 export interface OAuthClient {
@@ -90,6 +92,11 @@ export interface Config {
    * first; the bound should a notice be lost (0: off).
    */
   jobStatusCacheTtlMs: number;
+  /**
+   * Bytes of staged save batches kept in memory until their commit (beyond: in the store).
+   * Web processes behind a load balancer stage in the store only (`startWeb` sets 0).
+   */
+  saveStagingMemoryBytes: number;
   /** How many reverse proxies in front may set X-Forwarded-For (0: use the socket address). */
   trustProxy: number;
   /** True when PUBLIC_URL was given: providers can call us back (webhooks). */
@@ -201,6 +208,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL,
     sessionCacheTtlMs: env.SESSION_CACHE_TTL_MS,
     jobStatusCacheTtlMs: env.JOB_STATUS_CACHE_TTL_MS,
+    saveStagingMemoryBytes: env.SAVE_STAGING_MEMORY_MB * 1024 * 1024,
     trustProxy: env.TRUST_PROXY,
     publicUrlSet: Boolean(env.PUBLIC_URL),
     generation: generationConfig(env),

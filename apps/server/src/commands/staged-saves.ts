@@ -2,7 +2,7 @@ import { type ItemText, WORKFLOW_ERRORS } from "@atelier/core";
 import { HttpError } from "../http/errors.ts";
 import type { BlobStore } from "../storage/blob-store.ts";
 
-type SaveIds = { userId: string; workflowId: string; saveId: string };
+export type SaveIds = { userId: string; workflowId: string; saveId: string };
 
 /**
  * Batches of a save in progress wait in storage, under the user's own prefix, until the
@@ -16,17 +16,25 @@ const prefix = (userId: string, workflowId: string, saveId: string) =>
 const batchKey = (userId: string, workflowId: string, saveId: string, index: number) =>
   `${prefix(userId, workflowId, saveId)}${String(index).padStart(6, "0")}.json`;
 
-/** Stores (or replaces) batch `index` of a staged save: nodes already checked. */
+/** Each node's JSON text with its size in UTF-8 bytes: the form batches are staged in. */
+export function nodeTexts(nodes: readonly { id: string }[]): ItemText[] {
+  return nodes.map((node) => {
+    const text = JSON.stringify(node);
+    return { id: node.id, text, bytes: Buffer.byteLength(text) };
+  });
+}
+
+/** Stores (or replaces) batch `index` of a staged save in the store: nodes already checked. */
 export async function stageBatch(
   store: BlobStore,
   ids: SaveIds,
   index: number,
-  nodes: readonly { id: string }[],
+  nodes: readonly ItemText[],
 ): Promise<void> {
   const key = batchKey(ids.userId, ids.workflowId, ids.saveId, index);
   // JSON.stringify never leaves a raw line break in its text, so lines split it safely.
   const text = [JSON.stringify(nodes.map((node) => node.id))];
-  for (const node of nodes) text.push(JSON.stringify(node));
+  for (const node of nodes) text.push(node.text);
   const body = Buffer.from(text.join("\n"));
   // Stores refuse to overwrite: only a retried batch (the put failed) pays for a delete.
   await store.put(key, body, NDJSON).catch(async () => {
@@ -37,15 +45,15 @@ export async function stageBatch(
 
 const NDJSON = "application/x-ndjson";
 
-/** The node texts of batches 0…count-1 in order; a missing batch fails the commit. */
-export async function readStagedNodes(
+/** The node texts of the given batches from the store, in order; a missing one fails. */
+export async function readStagedBatches(
   store: BlobStore,
   ids: SaveIds,
-  count: number,
-): Promise<ItemText[]> {
+  indexes: readonly number[],
+): Promise<Map<number, ItemText[]>> {
   const read = async (index: number) => {
     const blob = await store.get(batchKey(ids.userId, ids.workflowId, ids.saveId, index));
-    if (!blob) throw new HttpError(400, `${WORKFLOW_ERRORS.finalize}: batch ${index} is missing`);
+    if (!blob) throw missingBatch(index);
     const parts: Buffer[] = [];
     for await (const part of blob.body) parts.push(part as Buffer);
     const [idLine, ...texts] = utf8Lines(Buffer.concat(parts));
@@ -55,18 +63,21 @@ export async function readStagedNodes(
     return texts.map((line, at) => ({ id: nodeIds[at] as string, ...line }));
   };
   // Read a few at a time (storage may be remote); the first failing batch names the error.
-  const nodes: ItemText[] = [];
-  for (let start = 0; start < count; start += PARALLEL_READS) {
-    const wave = Array.from({ length: Math.min(PARALLEL_READS, count - start) }, (_, at) =>
-      read(start + at),
-    );
-    const batches = await Promise.allSettled(wave);
-    const failed = batches.find((batch) => batch.status === "rejected");
+  const batches = new Map<number, ItemText[]>();
+  for (let start = 0; start < indexes.length; start += PARALLEL_READS) {
+    const wave = indexes.slice(start, start + PARALLEL_READS);
+    const results = await Promise.allSettled(wave.map(read));
+    const failed = results.find((batch) => batch.status === "rejected");
     if (failed) throw failed.reason;
-    for (const batch of batches) if (batch.status === "fulfilled") nodes.push(...batch.value);
+    results.forEach((batch, at) => {
+      if (batch.status === "fulfilled") batches.set(wave[at] as number, batch.value);
+    });
   }
-  return nodes;
+  return batches;
 }
+
+export const missingBatch = (index: number) =>
+  new HttpError(400, `${WORKFLOW_ERRORS.finalize}: batch ${index} is missing`);
 
 const PARALLEL_READS = 8;
 

@@ -5,10 +5,13 @@ import { ConfigError, loadConfig } from "../env.ts";
 
 /**
  * The web process: HTTP API and the built web app. Run any number behind a load balancer.
- * With `withWorker` (the all-in-one default) it also runs the generation worker.
+ * With `withWorker` (the all-in-one default) it also runs the generation worker, and being
+ * the only process it keeps the batches of large saves in memory until their commit; web
+ * processes stage them in the shared store, as another may receive the commit.
  */
 export async function startWeb(options: { withWorker?: boolean } = {}) {
-  const config = loadConfig();
+  const loaded = loadConfig();
+  const config = options.withWorker ? loaded : { ...loaded, saveStagingMemoryBytes: 0 };
   const ctx = await createContext(config);
   // The job queue starts with the process, so a restart resumes unfinished jobs at once.
   const generation = await ctx.generation();

@@ -15,13 +15,9 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { requireCachedUser } from "../auth/cached-session.ts";
 import { deltaSave } from "../commands/delta-save.ts";
+import { SaveStaging } from "../commands/save-staging.ts";
 import { type SaveResult, saveWorkflow } from "../commands/save-workflow.ts";
-import {
-  dropStagedSave,
-  OwnedSaves,
-  readStagedNodes,
-  stageBatch,
-} from "../commands/staged-saves.ts";
+import { OwnedSaves } from "../commands/staged-saves.ts";
 import {
   checkNodes,
   checkWithCheckedNodes,
@@ -67,6 +63,7 @@ const WORKFLOW_BODY_LIMIT = 32 * 1024 * 1024;
 export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;
   const ownedSaves = new OwnedSaves();
+  const staging = new SaveStaging(ctx.store, ctx.config.saveStagingMemoryBytes);
 
   app.get("/api/workflows", async (request) => {
     const user = await requireUser(ctx.auth, request);
@@ -131,7 +128,7 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
       const { nodes } = zSaveBatchRequest.parse(request.body ?? {});
       const ids = { userId: user.id, workflowId: id, saveId };
       await ownedSaves.check(ids, () => getOwnWorkflowRow(db, user.id, id));
-      await stageBatch(ctx.store, ids, index, nodes);
+      await staging.stage(ids, index, nodes);
       return { staged: index };
     },
   );
@@ -147,7 +144,7 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
       const ids = { userId: user.id, workflowId: id, saveId };
       await ownedSaves.check(ids, () => getOwnWorkflowRow(db, user.id, id));
       const raw = (request.body ?? {}) as { data?: Record<string, unknown>; batches?: unknown };
-      const nodes = await readStagedNodes(ctx.store, ids, Number(raw.batches) || 0);
+      const nodes = await staging.read(ids, Number(raw.batches) || 0);
       const head = { ...raw.data, nodes: [] };
       checkWithCheckedNodes(
         head,
@@ -161,7 +158,7 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
       const { nodes: _none, ...parts } = partsOf(data, id);
       const saved = await saveWorkflow(db, user.id, id, { ...fields, parts: { ...parts, nodes } });
       ownedSaves.forget(ids);
-      await dropStagedSave(ctx.store, ids);
+      await staging.drop(ids);
       return saveAnswer(saved, user.id);
     },
   );
@@ -173,7 +170,7 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
     ownedSaves.forget(ids);
     // Staged batches live under the user's own prefix, so they go even when the workflow was
     // deleted meanwhile; others' (or deleted) workflows still answer 404.
-    await dropStagedSave(ctx.store, ids);
+    await staging.drop(ids, { anywhere: true });
     await getOwnWorkflowRow(db, user.id, id);
     return { success: true };
   });

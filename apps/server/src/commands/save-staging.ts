@@ -1,0 +1,100 @@
+import type { ItemText } from "@atelier/core";
+import type { BlobStore } from "../storage/blob-store.ts";
+import {
+  dropStagedSave,
+  nodeTexts,
+  readStagedBatches,
+  type SaveIds,
+  stageBatch,
+} from "./staged-saves.ts";
+
+interface StagedSave {
+  /** Batches held in memory, by index. */
+  batches: Map<number, ItemText[]>;
+  /** Some batch went to the store (over the memory budget): the commit reads it there. */
+  inStore: boolean;
+  touchedAt: number;
+}
+
+/**
+ * Where the batches of saves in progress wait for their commit. A single-process server
+ * keeps them in memory, up to `memoryBytes` in all: writing and reading back dozens of
+ * files per save costs more than the save's own database write. Over the budget — and
+ * always when `memoryBytes` is 0, as for web processes behind a load balancer, where
+ * another process may receive the commit — a batch waits in the shared store instead.
+ * A save untouched for `idleMs` (its client gave up without saying so) leaves memory.
+ */
+export class SaveStaging {
+  readonly #saves = new Map<string, StagedSave>();
+  #bytes = 0;
+
+  constructor(
+    readonly store: BlobStore,
+    readonly memoryBytes: number,
+    readonly idleMs = 10 * 60_000,
+  ) {}
+
+  /** Bytes of node text held in memory. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** Stages (or, for a retry, replaces) batch `index` of a save: nodes already checked. */
+  async stage(ids: SaveIds, index: number, nodes: readonly { id: string }[], now = Date.now()) {
+    this.#dropIdle(now);
+    const texts = nodeTexts(nodes);
+    const size = sizeOf(texts);
+    const key = keyOf(ids);
+    const save = this.#saves.get(key) ?? { batches: new Map(), inStore: false, touchedAt: now };
+    this.#saves.set(key, save);
+    save.touchedAt = now;
+    const previous = save.batches.get(index);
+    if (previous) {
+      save.batches.delete(index);
+      this.#bytes -= sizeOf(previous);
+    }
+    if (this.#bytes + size <= this.memoryBytes) {
+      save.batches.set(index, texts);
+      this.#bytes += size;
+      return;
+    }
+    save.inStore = true;
+    await stageBatch(this.store, ids, index, texts);
+  }
+
+  /** The node texts of batches 0…count-1 in order; a missing batch fails the commit. */
+  async read(ids: SaveIds, count: number): Promise<ItemText[]> {
+    const save = this.#saves.get(keyOf(ids));
+    const elsewhere: number[] = [];
+    for (let index = 0; index < count; index++) {
+      // Not here: in the store, put there by this process or another (else missing).
+      if (!save?.batches.has(index)) elsewhere.push(index);
+    }
+    const stored = await readStagedBatches(this.store, ids, elsewhere);
+    const nodes: ItemText[] = [];
+    for (let index = 0; index < count; index++)
+      nodes.push(...((save?.batches.get(index) ?? stored.get(index)) as ItemText[]));
+    return nodes;
+  }
+
+  /** Forgets a save's batches (after its commit, or when the client gives up). */
+  async drop(ids: SaveIds, { anywhere = false } = {}): Promise<void> {
+    const key = keyOf(ids);
+    const save = this.#saves.get(key);
+    if (save) this.#forget(key, save);
+    if (anywhere || !save || save.inStore) await dropStagedSave(this.store, ids);
+  }
+
+  #forget(key: string, save: StagedSave): void {
+    for (const texts of save.batches.values()) this.#bytes -= sizeOf(texts);
+    this.#saves.delete(key);
+  }
+
+  #dropIdle(now: number): void {
+    for (const [key, save] of this.#saves)
+      if (now - save.touchedAt > this.idleMs) this.#forget(key, save);
+  }
+}
+
+const sizeOf = (texts: readonly ItemText[]) => texts.reduce((sum, text) => sum + text.bytes, 0);
+const keyOf = (ids: SaveIds) => `${ids.userId}/${ids.workflowId}/${ids.saveId}`;
