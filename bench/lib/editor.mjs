@@ -76,17 +76,39 @@ export async function openWorkflow(page, name, { parseOf, chunk } = {}) {
   });
   if (parseOf) {
     const times = await page.evaluate(async (id) => {
+      const fetchBegan = performance.now();
       const text = await (await fetch(`/api/workflows/${id}`)).text();
+      const fetchMs = performance.now() - fetchBegan;
       const runs = [];
       for (let run = 0; run < 3; run++) {
         const began = performance.now();
         JSON.parse(text);
         runs.push(performance.now() - began);
       }
-      return { runs, bytes: text.length };
+      return { runs, bytes: text.length, fetchMs, idbMs: await idbReadMs(text) };
+      /** Reading the same text back from IndexedDB (a device copy), in a fresh transaction. */
+      async function idbReadMs(value) {
+        const done = (request) =>
+          new Promise((resolve, reject) => {
+            request.onsuccess = () => resolve(request.result);
+            request.onerror = () => reject(request.error);
+          });
+        const opening = indexedDB.open("bench-floor", 1);
+        opening.onupgradeneeded = () => opening.result.createObjectStore("texts");
+        const db = await done(opening);
+        await done(db.transaction("texts", "readwrite").objectStore("texts").put(value, "w"));
+        const began = performance.now();
+        await done(db.transaction("texts").objectStore("texts").get("w"));
+        const readMs = performance.now() - began;
+        db.close();
+        await done(indexedDB.deleteDatabase("bench-floor"));
+        return readMs;
+      }
     }, parseOf);
     timing.parseMs = median3(times.runs);
     timing.parsedBytes = times.bytes;
+    timing.fetchMs = times.fetchMs;
+    timing.idbReadMs = times.idbMs;
   }
   if (chunk) {
     const runs = await page.evaluate((text) => {

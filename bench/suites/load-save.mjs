@@ -8,6 +8,7 @@ import pg from "pg";
 import { launchBrowser, settle } from "../lib/browser.mjs";
 import { openWorkflow, signedInPage } from "../lib/editor.mjs";
 import { notMeasurable, row, withExtraCheck } from "../lib/report.mjs";
+import { saveFloors } from "../lib/save-floor.mjs";
 import { api, postgresAvailable, signUp, startServer } from "../lib/server.mjs";
 import { interleave, median, ratios } from "../lib/stats.mjs";
 import { chunkText, SIZES, sizedWorkflow } from "../lib/workflows.mjs";
@@ -97,13 +98,15 @@ async function s1(ctx, server, data, db) {
   const putMs = performance.now() - put;
   rmSync(dir, { recursive: true, force: true });
   const bytes = Buffer.byteLength(JSON.stringify(data));
+  const floors = await saveFloors({ db, databaseUrl: server.databaseUrl, versions, rounds: 5 });
+  const times = (ms) => `${Math.round(ms)} ms (${(ms / median(base)).toFixed(1)}×)`;
   return row({
     id: `S1/${db}`,
     measure: `save 5 MB (${db === "pglite" ? "PGlite" : "PostgreSQL"}) ÷ stringify+write+fsync`,
     values: ratios(cand.save, base),
     target: { op: "<=", value: db === "pglite" ? 3 : 2 },
-    note: `${Math.round(median(cand.save))} ms vs ${Math.round(median(base))} ms (${(bytes / 1048576).toFixed(1)} MiB, ${Math.ceil(data.nodes.length / 20)} batches, 4 in flight, + commit as the editor sends it; one PUT: ${Math.round(putMs)} ms, answer ${(JSON.stringify(answer).length / 1048576).toFixed(1)} MiB)`,
-    details: { saveMs: cand.save, baselineMs: base, putMs, bytes },
+    note: `${Math.round(median(cand.save))} ms vs ${Math.round(median(base))} ms (${(bytes / 1048576).toFixed(1)} MiB, ${Math.ceil(data.nodes.length / 20)} batches, 4 in flight, + commit as the editor sends it; one PUT: ${Math.round(putMs)} ms, answer ${(JSON.stringify(answer).length / 1048576).toFixed(1)} MiB); floors: the database rewriting its chunk rows alone ${times(floors.dbWriteMs)}, JSON.parse of its bytes alone ${times(floors.parseMs)}`,
+    details: { saveMs: cand.save, baselineMs: base, putMs, bytes, floors },
   });
 }
 
@@ -249,13 +252,18 @@ async function l1l2(ctx, server, five, ten) {
   });
   await session.close();
   const chunkParse = median(opens[5].map((result) => result.chunkParseMs));
+  // What an open costs before any of its own work, against the same parse.
+  const floor = (key) => {
+    const ms = median(opens[5].map((result) => result[key]));
+    return `${Math.round(ms)} ms (${(ms / median(base)).toFixed(1)}× parse)`;
+  };
   const longest = Math.max(...opens[10].map((result) => result.longestTask));
   const l1 = row({
     id: "L1",
     measure: "open 5 MB workflow to interactive ÷ JSON.parse",
     values: ratios(cand.five, base),
     target: { op: "<=", value: 3 },
-    note: `${Math.round(median(cand.five))} ms vs parse ${Math.round(median(base))} ms; longest task ${Math.round(Math.max(...opens[5].map((r) => r.longestTask)))} ms`,
+    note: `${Math.round(median(cand.five))} ms vs parse ${Math.round(median(base))} ms; longest task ${Math.round(Math.max(...opens[5].map((r) => r.longestTask)))} ms; floors: fetching the answer alone ${floor("fetchMs")}, reading it back from IndexedDB alone ${floor("idbReadMs")}`,
     details: { opens: opens[5] },
   });
   const l2 = withExtraCheck(

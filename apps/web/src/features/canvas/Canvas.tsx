@@ -10,10 +10,12 @@ import {
 } from "@xyflow/react";
 import { type DragEvent, type MouseEvent, useCallback, useEffect, useRef, useState } from "react";
 import { useDocument, useDocumentStore } from "../document/context.tsx";
+import { ZoomedOut } from "../nodes/detail-level.ts";
 import { nodeTypes } from "../nodes/node-types.ts";
 import { NODE_DRAG_TYPE } from "../palette/categories.ts";
 import { type CompatibleChoice, compatibleTypes, type PendingWire } from "../palette/compatible.ts";
 import { usePreferences } from "../preferences/store.ts";
+import { holdDraggedNodes } from "./drag-hold.ts";
 import { useFlowSync } from "./flow-sync.ts";
 import { lazyPart } from "./lazy-part.tsx";
 import { notify } from "./notify.ts";
@@ -43,7 +45,7 @@ const DEFAULT_VIEWPORT = { x: 80, y: 60, zoom: 0.8 };
 /** The React Flow surface: document in, named store actions out. */
 export function Canvas() {
   const store = useDocumentStore();
-  const { nodes, edges } = useFlowSync(store);
+  const { nodes, edges, simple } = useFlowSync(store);
   const empty = useDocument((state) => state.nodes.length === 0);
   const onNodesChange = useDocument((state) => state.onNodesChange);
   const onEdgesChange = useDocument((state) => state.onEdgesChange);
@@ -210,15 +212,31 @@ export function Canvas() {
     return () => window.removeEventListener("keydown", onKey);
   }, [store, flow]);
 
-  // While a node is dragged the others ignore the pointer: the browser then hit-tests one
-  // node per move instead of thousands (a class toggled directly: no React render).
+  // While a node is dragged a transparent shield over the canvas takes the pointer: the
+  // browser then hit-tests one element per move instead of thousands of nodes (a class
+  // toggled directly: no React render). Any pointer release or lost focus lifts it.
+  // The dragged nodes themselves move on the compositor meanwhile (drag-hold.ts).
   const canvasRef = useRef<HTMLDivElement>(null);
-  const markDragging = useCallback(() => {
-    canvasRef.current?.classList.add("node-dragging");
-  }, []);
+  const releaseHeld = useRef<() => void>(() => undefined);
   const unmarkDragging = useCallback(() => {
     canvasRef.current?.classList.remove("node-dragging");
+    releaseHeld.current();
   }, []);
+  const markDragging = useCallback(
+    (_event: unknown, _node: unknown, dragged: readonly { id: string }[]) => {
+      const canvas = canvasRef.current;
+      if (!canvas) return;
+      canvas.classList.add("node-dragging");
+      releaseHeld.current();
+      releaseHeld.current = holdDraggedNodes(
+        canvas,
+        dragged.map((node) => node.id),
+      );
+      window.addEventListener("pointerup", unmarkDragging, { once: true });
+      window.addEventListener("blur", unmarkDragging, { once: true });
+    },
+    [unmarkDragging],
+  );
 
   return (
     <div
@@ -230,33 +248,36 @@ export function Canvas() {
       onDrop={onDrop}
       onDoubleClick={onPaneDoubleClick}
     >
-      <ReactFlow
-        nodes={nodes}
-        edges={edges}
-        nodeTypes={nodeTypes}
-        onNodesChange={onNodesChange}
-        onEdgesChange={onEdgesChange}
-        onConnect={onConnect}
-        onConnectEnd={onConnectEnd}
-        onNodeDragStart={markDragging}
-        onNodeDragStop={unmarkDragging}
-        deleteKeyCode={DELETE_KEYS}
-        multiSelectionKeyCode="Shift"
-        selectionKeyCode="Shift"
-        zoomOnDoubleClick={false}
-        snapToGrid={snapToGrid}
-        snapGrid={GRID}
-        onlyRenderVisibleElements
-        minZoom={0.05}
-        maxZoom={2}
-        defaultViewport={DEFAULT_VIEWPORT}
-        colorMode="dark"
-        proOptions={{ hideAttribution: true }}
-      >
-        <Background variant={BackgroundVariant.Dots} gap={GRID[0]} size={1} />
-        <Controls position="bottom-left" />
-        {showMinimap ? <OverviewMap /> : null}
-      </ReactFlow>
+      <ZoomedOut.Provider value={simple}>
+        <ReactFlow
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={nodeTypes}
+          onNodesChange={onNodesChange}
+          onEdgesChange={onEdgesChange}
+          onConnect={onConnect}
+          onConnectEnd={onConnectEnd}
+          onNodeDragStart={markDragging}
+          onNodeDragStop={unmarkDragging}
+          deleteKeyCode={DELETE_KEYS}
+          multiSelectionKeyCode="Shift"
+          selectionKeyCode="Shift"
+          zoomOnDoubleClick={false}
+          snapToGrid={snapToGrid}
+          snapGrid={GRID}
+          onlyRenderVisibleElements
+          minZoom={0.05}
+          maxZoom={2}
+          defaultViewport={DEFAULT_VIEWPORT}
+          colorMode="dark"
+          proOptions={{ hideAttribution: true }}
+        >
+          <Background variant={BackgroundVariant.Dots} gap={GRID[0]} size={1} />
+          <Controls position="bottom-left" />
+          {showMinimap ? <OverviewMap /> : null}
+        </ReactFlow>
+      </ZoomedOut.Provider>
+      <div className="drag-shield" aria-hidden="true" />
       <SelectionToolbar />
       {empty ? (
         <div className="empty-canvas">

@@ -2,13 +2,11 @@ import { useStore as useFlowStore, useStoreApi } from "@xyflow/react";
 import { useEffect, useState } from "react";
 import type { DocumentStore } from "../document/store.ts";
 import type { CanvasEdge, CanvasNode } from "../document/types.ts";
-import { DETAIL_ZOOM } from "../nodes/GenericNode.tsx";
+import { zoomedOut } from "../nodes/detail-level.ts";
 
 const NO_EDGES: CanvasEdge[] = [];
 /** A large load reaches React Flow this many nodes per task: opening 10 MB has no long task. */
 export const NODES_PER_TASK = 800;
-const zoomedOut = (state: { transform: [number, number, number] }) =>
-  state.transform[2] < DETAIL_ZOOM;
 
 /**
  * Keeps React Flow's store in step with the document store, synchronously.
@@ -28,7 +26,11 @@ const zoomedOut = (state: { transform: [number, number, number] }) =>
  * Flow then gets no edges, and mounts no edge wrappers (~1.2 per node) that would each run
  * a selector on every change.
  */
-export function useFlowSync(store: DocumentStore): { nodes: CanvasNode[]; edges: CanvasEdge[] } {
+export function useFlowSync(store: DocumentStore): {
+  nodes: CanvasNode[];
+  edges: CanvasEdge[];
+  simple: boolean;
+} {
   const flow = useStoreApi<CanvasNode, CanvasEdge>();
   const simple = useFlowStore(zoomedOut);
   // The first render's document seeds <ReactFlow>; the props never change after that.
@@ -75,5 +77,5 @@ export function useFlowSync(store: DocumentStore): { nodes: CanvasNode[]; edges:
     };
   }, [store, flow, simple]);
 
-  return seed;
+  return { ...seed, simple };
 }

@@ -1,12 +1,13 @@
 import { getNodeDefinition } from "@atelier/core";
-import { Handle, type NodeProps, Position, useStore as useFlowStore } from "@xyflow/react";
-import { memo, useCallback, useEffect, useState } from "react";
+import { Handle, type NodeProps, Position } from "@xyflow/react";
+import { memo, useCallback, useContext, useEffect, useState } from "react";
 import { useDocumentStore } from "../document/context.tsx";
 import { PORT_COLORS } from "../document/factory.ts";
 import type { CanvasNode } from "../document/types.ts";
 import { usePreferences } from "../preferences/store.ts";
 import { type HistoryEntry, ResultHistory } from "../runs/ResultHistory.tsx";
 import { RunControls } from "../runs/RunControls.tsx";
+import { ZoomedOut } from "./detail-level.ts";
 import { NodeTitle } from "./NodeTitle.tsx";
 import { ParamField } from "./ParamField.tsx";
 import { countRender } from "./render-counts.ts";
@@ -14,11 +15,6 @@ import { fieldsOf } from "./schema-fields.ts";
 import { SpecialContent, showsOwnResult } from "./special/SpecialContent.tsx";
 import { UploadProgress } from "./UploadProgress.tsx";
 import { MediaPreview } from "./viewers/MediaPreview.tsx";
-
-/** Below this zoom a node is drawn as a plain box (DESIGN §7, performance.md). */
-export const DETAIL_ZOOM = 0.5;
-const zoomedOut = (state: { transform: [number, number, number] }) =>
-  state.transform[2] < DETAIL_ZOOM;
 
 const STATUS_TEXT = {
   idle: "Idle",
@@ -30,7 +26,7 @@ const STATUS_TEXT = {
 /**
  * Every catalogue node: header, typed handles, a parameter form from its schema, status
  * and output. Memoized; it re-renders only when its own node object changes (or the zoom
- * crosses the detail threshold).
+ * crosses the detail threshold, provided by the canvas as ZoomedOut).
  */
 export const GenericNode = memo(function GenericNode({
   id,
@@ -40,7 +36,7 @@ export const GenericNode = memo(function GenericNode({
 }: NodeProps<CanvasNode>) {
   countRender(id);
   const definition = getNodeDefinition(type);
-  const simple = useFlowStore(zoomedOut);
+  const simple = useContext(ZoomedOut);
   const showLabels = usePreferences((state) => state.showNodeLabels);
   // Actions are read from the store, not subscribed to: a subscription per node would run
   // thousands of selectors on every document change (every drag move).
