@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { WORKFLOW_ERRORS } from "@atelier/core";
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { SaveStaging } from "../src/commands/save-staging.ts";
 import { createFsStore } from "../src/storage/fs-store.ts";
@@ -114,10 +114,12 @@ describe("chunk texts in the database", () => {
   it("are compressed with lz4 where the database has it, else stored uncompressed", async () => {
     const test = await createTestDatabase();
     try {
-      const { rows: settings } = await test.database.db.execute<{ lz4: boolean }>(
+      const query = async <T>(statement: SQL) =>
+        ((await test.database.db.execute(statement)) as unknown as { rows: T[] }).rows;
+      const settings = await query<{ lz4: boolean }>(
         sql`select 'lz4' = any(enumvals) as lz4 from pg_settings where name = 'default_toast_compression'`,
       );
-      const { rows } = await test.database.db.execute<{ compression: string; storage: string }>(
+      const rows = await query<{ compression: string; storage: string }>(
         sql`select attcompression as compression, attstorage as storage from pg_attribute
             where attrelid = 'workflow_chunks'::regclass and attname = 'data'`,
       );
