@@ -8,6 +8,7 @@ import {
   type WorkflowRow,
   type WorkflowSummary,
 } from "@atelier/core";
+import { nextTask } from "./next-task.ts";
 
 /** An answer other than 2xx: the server's `{ error }` text, and for 409 the current version. */
 export class ApiError extends Error {
@@ -21,6 +22,38 @@ export class ApiError extends Error {
 }
 
 /** A request's answer as text; anything but 2xx throws with the server's `{ error }`. */
+/** Decoded per task at most: a body that arrived whole is not decoded in one long task. */
+const DECODE_BYTES_PER_TASK = 1 << 20;
+
+/**
+ * The body as text, decoded piece by piece in tasks of their own: `response.text()`
+ * decoded a 10 MB workflow in one ~60 ms task of the page's thread.
+ */
+async function bodyText(response: Response): Promise<string> {
+  if (!response.body) return response.text();
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  const parts: string[] = [];
+  let decoded = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      decoded += value.byteLength;
+      if (decoded > DECODE_BYTES_PER_TASK) {
+        await nextTask();
+        decoded = value.byteLength;
+      }
+      parts.push(decoder.decode(value, { stream: true }));
+    }
+  } catch (error) {
+    if ((error as Error).name === "TimeoutError") throw new ApiError(0, "Request timed out");
+    throw new ApiError(0, "Network error");
+  }
+  parts.push(decoder.decode());
+  return parts.join("");
+}
+
 async function callText(
   method: string,
   path: string,
@@ -40,7 +73,7 @@ async function callText(
     if ((error as Error).name === "TimeoutError") throw new ApiError(0, "Request timed out");
     throw new ApiError(0, "Network error");
   }
-  const text = await response.text();
+  const text = await bodyText(response);
   if (!response.ok) {
     const parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
     throw new ApiError(

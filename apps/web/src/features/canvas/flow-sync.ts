@@ -5,8 +5,15 @@ import type { CanvasEdge, CanvasNode } from "../document/types.ts";
 import { zoomedOut } from "../nodes/detail-level.ts";
 
 const NO_EDGES: CanvasEdge[] = [];
-/** A large load reaches React Flow this many nodes per task: opening 10 MB has no long task. */
-export const NODES_PER_TASK = 800;
+/** A load of more nodes than this onto an (almost) empty canvas reaches React Flow in steps. */
+export const STEPPED_LOAD_NODES = 1600;
+/**
+ * Nodes handed to React Flow per task in a stepped load: mounting and measuring 800 took
+ * 60–80 ms on a slow core; 300 keep each task well under the 50 ms of a long task.
+ */
+export const NODES_PER_TASK = 300;
+/** Wires handed over per task at the end of a stepped load (4,000 at once took ~50 ms). */
+export const EDGES_PER_TASK = 1000;
 
 /**
  * Keeps React Flow's store in step with the document store, synchronously.
@@ -19,8 +26,9 @@ export const NODES_PER_TASK = 800;
  * itself does with uncontrolled nodes), so a drag move is one commit that re-renders the
  * dragged node only, and the component that owns `<ReactFlow>` does not re-render at all.
  *
- * A load of thousands of nodes onto an empty canvas is handed over in steps of 800 nodes, a
- * task each (adopting 3,000 nodes and 4,000 wires in one task took ~60–90 ms).
+ * A load of thousands of nodes onto an empty canvas is handed over in steps of 300 nodes, a
+ * task each, then the wires 1,000 a task (adopting 3,000 nodes and 4,000 wires in one task
+ * took ~60–90 ms).
  *
  * When zoomed out, nodes are plain boxes without handles, so no wire can be drawn: React
  * Flow then gets no edges, and mounts no edge wrappers (~1.2 per node) that would each run
@@ -48,18 +56,23 @@ export function useFlowSync(store: DocumentStore): {
       const { nodes, edges } = store.getState();
       const current = flow.getState();
       const wanted = simple ? NO_EDGES : edges;
-      const large = nodes.length > 2 * NODES_PER_TASK && current.nodes.length < NODES_PER_TASK;
+      const large = nodes.length > STEPPED_LOAD_NODES && current.nodes.length < NODES_PER_TASK;
       if (handed > 0 || large) {
         // A large workflow arriving on an (almost) empty canvas: React Flow takes it in
         // steps, one task each, and the wires last (they need every node). Changes meanwhile
         // (measured sizes) continue the steps with the newest nodes.
         if (handed === 0 && current.edges.length > 0) current.setEdges(NO_EDGES);
+        const wires = (count: number) => {
+          const done = count >= wanted.length;
+          flow.getState().setEdges(done ? wanted : wanted.slice(0, count));
+          if (!done) later = setTimeout(() => wires(count + EDGES_PER_TASK), 0);
+        };
         const step = (count: number) => {
           const done = count >= nodes.length;
           flow.getState().setNodes(done ? nodes : nodes.slice(0, count));
           handed = done ? 0 : count;
           if (!done) later = setTimeout(() => step(count + NODES_PER_TASK), 0);
-          else if (flow.getState().edges !== wanted) flow.getState().setEdges(wanted);
+          else if (flow.getState().edges !== wanted) wires(EDGES_PER_TASK);
         };
         step(handed || NODES_PER_TASK);
         return;

@@ -2,6 +2,7 @@ import type { SavedWorkflow, WorkflowRow } from "@atelier/core";
 import type { DocumentGraph } from "../document/types.ts";
 import { local } from "./document-io.ts";
 import type { LocalWorkflow } from "./local-db.ts";
+import { parseInSteps } from "./parse-in-steps.ts";
 
 /** A cloud workflow's answer read for the editor: its row and checked graph. */
 export interface ReadAnswer {
@@ -30,16 +31,21 @@ function keepCopyWhenIdle(copy: LocalWorkflow) {
 }
 
 /**
- * Reads `GET /api/workflows/:id`'s text in steps that each stay short (parse, then checks
- * of 250 nodes at a time), and keeps this device's copy as that text: IndexedDB clones a
+ * Reads `GET /api/workflows/:id`'s text in steps that each stay short (parse about 1 MB of
+ * nodes at a time, then checks of 250 nodes at a time), and keeps this device's copy as that text: IndexedDB clones a
  * string in a memcpy, where the parsed object took ~40 ms per 5 MB on the editor's thread.
  * `keepCopy: false` for an answer from the in-memory cache: it may be older than the copy.
  */
 export async function readAnswer(text: string, { keepCopy = true } = {}): Promise<ReadAnswer> {
   const { nextTask, readGraphInSteps } = await import("./read-graph.ts");
-  // Decoding the answer was a task of its own; parsing 10 MB (~20 ms) gets another.
+  // Decoding the answer was a task of its own; parsing a large one takes several.
   await nextTask();
-  const { workflow } = JSON.parse(text) as { workflow: WorkflowRow };
+  const { workflow } = await parseInSteps<{ workflow: WorkflowRow }>(
+    text,
+    '"nodes":[',
+    (answer) => (answer.workflow?.data as SavedWorkflow | null)?.nodes,
+    nextTask,
+  );
   const data = workflow.data as SavedWorkflow | null;
   if (!data) return { workflow };
   const { graph, recovered } = await readGraphInSteps(data);

@@ -5,6 +5,7 @@ import {
   parseWorkflowFile,
   type SavedWorkflow,
 } from "@atelier/core";
+import { nextTask } from "../../services/next-task.ts";
 import type { CanvasEdge, CanvasNode, DocumentGraph } from "../document/types.ts";
 
 /*
@@ -20,16 +21,7 @@ const asGraph = ({ document, recovered }: LoadedWorkflow) => ({
   recovered,
 });
 
-/** Yields to the browser (a message, not a timer: no 4 ms clamp between many steps). */
-export const nextTask = () =>
-  new Promise<void>((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
+export { nextTask };
 
 /** `readGraph` in short steps, for large workflows: the canvas stays responsive meanwhile. */
 export async function readGraphInSteps(data: SavedWorkflow) {
