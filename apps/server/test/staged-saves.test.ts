@@ -1,6 +1,7 @@
 import type { SavedWorkflow } from "@atelier/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestClient } from "./helpers/client.ts";
+import { pngBytes, uploadForm } from "./helpers/files.ts";
 import { startTestServer, type TestServer } from "./helpers/server.ts";
 import { makeWorkflow } from "./helpers/workflows.ts";
 
@@ -11,16 +12,20 @@ interface Row {
   is_chunked: boolean;
 }
 
-describe("batch saving (SPEC §9: over 2 MB, node batches of 20)", () => {
+// Batches wait in memory in the all-in-one server, in the store in web processes.
+describe.each([
+  ["in memory", "256"],
+  ["in the store", "0"],
+])("batch saving (SPEC §9: over 2 MB, node batches of 20), staged %s", (_where, memoryMb) => {
   let server: TestServer;
   let alice: TestClient;
   let bob: TestClient;
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ SAVE_STAGING_MEMORY_MB: memoryMb });
     alice = new TestClient(server.url);
     bob = new TestClient(server.url);
-    await alice.signUp("alice-batches@example.com");
-    await bob.signUp("bob-batches@example.com");
+    await alice.signUp(`alice-batches-${memoryMb}@example.com`);
+    await bob.signUp(`bob-batches-${memoryMb}@example.com`);
   });
   afterAll(() => server.close());
 
@@ -176,9 +181,36 @@ describe("batch saving (SPEC §9: over 2 MB, node batches of 20)", () => {
     expect(read.body.workflow.updated_at).toBe(row.updated_at);
   });
 
+  it("never reaches outside the user's own staging folder, whatever the ids say", async () => {
+    const row = await createEmpty(bob);
+    const uploaded = await bob.raw("POST", "/api/media", {
+      body: uploadForm(
+        { name: "keep.png", type: "image/png", bytes: await pngBytes() },
+        { workflowId: row.id, kind: "image" },
+      ),
+    });
+    expect(uploaded.status).toBe(201);
+    const { path } = (await uploaded.json()) as { path: string };
+    const bobId = path.split("/")[0] as string;
+    // "../.." as the workflow id would make the staging prefix Bob's own media folder.
+    const crafted = await alice.json("DELETE", `/api/workflows/..%2F..%2F/saves/${bobId}`);
+    expect(crafted.status).toBe(404);
+    const commit = { name: "x", basedOn: row.updated_at, batches: 1e10, data: makeWorkflow() };
+    expect(
+      (await alice.json("POST", `/api/workflows/${row.id}/saves/save-0009/commit`, commit)).status,
+    ).toBe(404);
+    const own = await alice.json(
+      "POST",
+      `/api/workflows/${(await createEmpty(alice)).id}/saves/save-0009/commit`,
+      commit,
+    );
+    expect(own.status).toBe(400);
+    expect((await fetch(`${server.url}/api/media/file/${path}`)).status).toBe(200);
+  });
+
   it("refuses the batches and commit of a signed-out session at once", async () => {
     const carol = new TestClient(server.url);
-    await carol.signUp("carol-batches@example.com");
+    await carol.signUp(`carol-batches-${memoryMb}@example.com`);
     const row = await createEmpty(carol);
     const data = makeWorkflow("Batched", 2, 10);
     const path = `/api/workflows/${row.id}/saves/save-0008`;

@@ -1,5 +1,5 @@
 import { type ItemText, WORKFLOW_ERRORS } from "@atelier/core";
-import { HttpError } from "../http/errors.ts";
+import { HttpError, notFound } from "../http/errors.ts";
 import type { BlobStore } from "../storage/blob-store.ts";
 
 export type SaveIds = { userId: string; workflowId: string; saveId: string };
@@ -11,7 +11,16 @@ export type SaveIds = { userId: string; workflowId: string; saveId: string };
  * the commit chunks them as they are, without parsing megabytes again.
  */
 const prefix = (userId: string, workflowId: string, saveId: string) =>
-  `staging/${userId}/${workflowId}/${saveId}/`;
+  `staging/${safePart(userId)}/${safePart(workflowId)}/${safePart(saveId)}/`;
+
+/**
+ * An id as one folder name: ids are UUIDs and the like, so anything else (a `..` or a `/`
+ * from a crafted URL, which could name another user's folder) is a workflow not found.
+ */
+function safePart(id: string): string {
+  if (!/^[A-Za-z0-9_-]{1,200}$/.test(id)) throw notFound(WORKFLOW_ERRORS.notFound);
+  return id;
+}
 
 const batchKey = (userId: string, workflowId: string, saveId: string, index: number) =>
   `${prefix(userId, workflowId, saveId)}${String(index).padStart(6, "0")}.json`;

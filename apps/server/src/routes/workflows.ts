@@ -144,7 +144,9 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
       const ids = { userId: user.id, workflowId: id, saveId };
       await ownedSaves.check(ids, () => getOwnWorkflowRow(db, user.id, id));
       const raw = (request.body ?? {}) as { data?: Record<string, unknown>; batches?: unknown };
-      const nodes = await staging.read(ids, Number(raw.batches) || 0);
+      // The count is checked before anything is read for it.
+      const count = zCommitSaveRequest.shape.batches.parse(raw.batches);
+      const nodes = await staging.read(ids, count);
       const head = { ...raw.data, nodes: [] };
       checkWithCheckedNodes(
         head,

@@ -35,6 +35,8 @@ export function createFsStore(root: string, bucket: string): BlobStore {
       await Promise.all(keys.map((key) => rm(pathOf(key), { force: true })));
     },
     async list(prefix) {
+      // The same key rules as put/get: a prefix of `..` parts could reach other folders.
+      assertSafeKey(prefix.replace(/\/$/, ""));
       const start = join(base, ...prefix.split("/").filter(Boolean));
       try {
         const entries = await readdir(start, { recursive: true, withFileTypes: true });
