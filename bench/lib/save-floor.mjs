@@ -74,17 +74,26 @@ async function rewriteIn(query, rows) {
 async function postgresTable(url) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
+  await client.query("drop table if exists bench_floor_chunks");
   await client.query("create table bench_floor_chunks (like workflow_chunks including all)");
   const query = (sql, params) => client.query(sql, params);
   return {
     async rewrite(rows) {
       await query("begin");
-      await rewriteIn(query, rows);
-      await query("commit");
+      try {
+        await rewriteIn(query, rows);
+        await query("commit");
+      } catch (error) {
+        await query("rollback");
+        throw error;
+      }
     },
     async close() {
-      await query("drop table bench_floor_chunks");
-      await client.end();
+      try {
+        await query("drop table if exists bench_floor_chunks");
+      } finally {
+        await client.end();
+      }
     },
   };
 }

@@ -70,3 +70,24 @@ describe("parsing a large answer in steps", () => {
     ).rejects.toThrow(SyntaxError);
   });
 });
+
+describe("parsing a large answer in steps: what JSON.parse refuses", () => {
+  it("refuses an empty item or a trailing comma in the array, as JSON.parse does", async () => {
+    const good = answerOf([{ id: "a" }, { id: "b" }, { id: "c" }]);
+    for (const broken of [good.replace("},{", "},,{"), good.replace('}],"edges"', '},],"edges"')]) {
+      expect(() => JSON.parse(broken)).toThrow(SyntaxError);
+      await expect(
+        parseInSteps<Answer>(broken, '"nodes":[', locate, async () => {}, small),
+      ).rejects.toThrow(SyntaxError);
+    }
+  });
+
+  it("parses at once when an earlier array of the same key is not the one meant", async () => {
+    // The real nodes are empty; a cut of the earlier array must not move its items.
+    const text = JSON.stringify({
+      workflow: { meta: { nodes: [1, 2, 3] }, data: { nodes: [], edges: [] } },
+    });
+    const parsed = await parseInSteps<Answer>(text, '"nodes":[', locate, async () => {}, small);
+    expect(parsed).toEqual(JSON.parse(text));
+  });
+});

@@ -9,6 +9,7 @@ import {
 } from "./staged-saves.ts";
 
 interface StagedSave {
+  ids: SaveIds;
   /** Batches held in memory, by index. */
   batches: Map<number, ItemText[]>;
   /** Some batch went to the store (over the memory budget): the commit reads it there. */
@@ -22,11 +23,13 @@ interface StagedSave {
  * files per save costs more than the save's own database write. Over the budget — and
  * always when `memoryBytes` is 0, as for web processes behind a load balancer, where
  * another process may receive the commit — a batch waits in the shared store instead.
- * A save untouched for `idleMs` (its client gave up without saying so) leaves memory.
+ * A save untouched for `idleMs` (its client gave up without saying so) is dropped, from
+ * memory and the store, by a sweep that runs while saves are staged.
  */
 export class SaveStaging {
   readonly #saves = new Map<string, StagedSave>();
   #bytes = 0;
+  #sweeper: ReturnType<typeof setInterval> | null = null;
 
   constructor(
     readonly store: BlobStore,
@@ -45,15 +48,21 @@ export class SaveStaging {
     const texts = nodeTexts(nodes);
     const size = sizeOf(texts);
     const key = keyOf(ids);
-    const save = this.#saves.get(key) ?? { batches: new Map(), inStore: false, touchedAt: now };
+    const save = this.#saves.get(key) ?? {
+      ids,
+      batches: new Map(),
+      inStore: false,
+      touchedAt: now,
+    };
     this.#saves.set(key, save);
+    this.#sweepWhileStaged();
     save.touchedAt = now;
     const previous = save.batches.get(index);
     if (previous) {
       save.batches.delete(index);
       this.#bytes -= sizeOf(previous);
     }
-    if (this.#bytes + size <= this.memoryBytes) {
+    if (this.memoryBytes > 0 && this.#bytes + size <= this.memoryBytes) {
       save.batches.set(index, texts);
       this.#bytes += size;
       return;
@@ -91,8 +100,24 @@ export class SaveStaging {
   }
 
   #dropIdle(now: number): void {
-    for (const [key, save] of this.#saves)
-      if (now - save.touchedAt > this.idleMs) this.#forget(key, save);
+    for (const [key, save] of this.#saves) {
+      if (now - save.touchedAt <= this.idleMs) continue;
+      this.#forget(key, save);
+      if (save.inStore) void dropStagedSave(this.store, save.ids).catch(() => undefined);
+    }
+  }
+
+  /** A sweep a minute while any save is staged (it does not keep the process alive). */
+  #sweepWhileStaged(): void {
+    if (this.#sweeper) return;
+    this.#sweeper = setInterval(() => {
+      this.#dropIdle(Date.now());
+      if (this.#saves.size === 0 && this.#sweeper) {
+        clearInterval(this.#sweeper);
+        this.#sweeper = null;
+      }
+    }, 60_000);
+    this.#sweeper.unref?.();
   }
 }
 

@@ -21,7 +21,6 @@ export class ApiError extends Error {
   }
 }
 
-/** A request's answer as text; anything but 2xx throws with the server's `{ error }`. */
 /** Decoded per task at most: a body that arrived whole is not decoded in one long task. */
 const DECODE_BYTES_PER_TASK = 1 << 20;
 
@@ -39,12 +38,16 @@ async function bodyText(response: Response): Promise<string> {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      decoded += value.byteLength;
-      if (decoded > DECODE_BYTES_PER_TASK) {
-        await nextTask();
-        decoded = value.byteLength;
+      // A body that came whole is one large chunk: it is decoded a slice per task too.
+      for (let at = 0; at < value.byteLength; at += DECODE_BYTES_PER_TASK) {
+        const slice = value.subarray(at, at + DECODE_BYTES_PER_TASK);
+        if (decoded + slice.byteLength > DECODE_BYTES_PER_TASK) {
+          await nextTask();
+          decoded = 0;
+        }
+        decoded += slice.byteLength;
+        parts.push(decoder.decode(slice, { stream: true }));
       }
-      parts.push(decoder.decode(value, { stream: true }));
     }
   } catch (error) {
     if ((error as Error).name === "TimeoutError") throw new ApiError(0, "Request timed out");
@@ -54,6 +57,7 @@ async function bodyText(response: Response): Promise<string> {
   return parts.join("");
 }
 
+/** A request's answer as text; anything but 2xx throws with the server's `{ error }`. */
 async function callText(
   method: string,
   path: string,

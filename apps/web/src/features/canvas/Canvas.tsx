@@ -232,8 +232,8 @@ export function Canvas() {
         canvas,
         dragged.map((node) => node.id),
       );
-      window.addEventListener("pointerup", unmarkDragging, { once: true });
-      window.addEventListener("blur", unmarkDragging, { once: true });
+      for (const ending of ["pointerup", "pointercancel", "blur"])
+        window.addEventListener(ending, unmarkDragging, { once: true });
     },
     [unmarkDragging],
   );

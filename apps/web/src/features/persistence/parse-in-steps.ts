@@ -10,6 +10,9 @@ export const STEPPED_FROM_CHARS = 2_000_000;
 /** About this much text is scanned, or parsed, per task. */
 export const PIECE_CHARS = 1_000_000;
 
+/** Stands in for the cut array's items while the rest is parsed. */
+const MARKER = "\u0000parse-in-steps";
+
 const QUOTE = 34;
 const BACKSLASH = 92;
 const COMMA = 44;
@@ -75,10 +78,15 @@ export async function parseInSteps<T>(
   const cuts = found < 0 ? null : await arrayCuts(text, open, nextTask, pieceChars);
   if (!cuts) return JSON.parse(text) as T;
   await nextTask();
-  // Everything but the array's items first: then `locate` must find it empty.
-  const parsed = JSON.parse(text.slice(0, open + 1) + text.slice(cuts.close)) as T;
+  // Everything but the array's items first, a marker in their place: `locate` must find
+  // exactly that array (so the first match was the array meant).
+  const parsed = JSON.parse(
+    `${text.slice(0, open)}${JSON.stringify([MARKER])}${text.slice(cuts.close + 1)}`,
+  ) as T;
   const items = locate(parsed);
-  if (!Array.isArray(items) || items.length > 0) return JSON.parse(text) as T;
+  if (!Array.isArray(items) || items.length !== 1 || items[0] !== MARKER)
+    return JSON.parse(text) as T;
+  items.length = 0;
   const ends = [...cuts.commas, cuts.close];
   let start = open + 1;
   for (let next = 0; next < ends.length && start < cuts.close; ) {
@@ -86,8 +94,11 @@ export async function parseInSteps<T>(
     let last = next;
     while (last + 1 < ends.length && (ends[last + 1] as number) - start <= pieceChars) last++;
     const end = ends[last] as number;
+    const piece = text.slice(start, end);
+    // A blank piece is an empty item (`[1,,2]`, `[1,]`): invalid, as JSON.parse will say.
+    if (!/\S/.test(piece)) return JSON.parse(text) as T;
     await nextTask();
-    for (const item of JSON.parse(`[${text.slice(start, end)}]`) as unknown[]) items.push(item);
+    for (const item of JSON.parse(`[${piece}]`) as unknown[]) items.push(item);
     start = end + 1;
     next = last + 1;
   }
