@@ -21,8 +21,10 @@ function keepCopyWhenIdle(copy: LocalWorkflow) {
     void local()
       .then((db) =>
         db.transaction("rw", db.workflows, async () => {
-          const stored = await db.workflows.get(copy.id);
-          if (!stored || stored.updatedAt <= copy.updatedAt) await db.workflows.put(copy);
+          // Newer copies found by the updatedAt index alone: reading the stored record to
+          // compare would clone its megabytes back first.
+          const newer = await db.workflows.where("updatedAt").above(copy.updatedAt).primaryKeys();
+          if (!newer.includes(copy.id)) await db.workflows.put(copy);
         }),
       )
       .catch((error: unknown) => console.warn("Could not keep a device copy", error));
