@@ -5,6 +5,7 @@ import {
   nodeTexts,
   readStagedBatches,
   type SaveIds,
+  saveKeyOf,
   stageBatch,
 } from "./staged-saves.ts";
 
@@ -47,7 +48,7 @@ export class SaveStaging {
     this.#dropIdle(now);
     const texts = nodeTexts(nodes);
     const size = sizeOf(texts);
-    const key = keyOf(ids);
+    const key = saveKeyOf(ids);
     const save = this.#saves.get(key) ?? {
       ids,
       batches: new Map(),
@@ -73,7 +74,7 @@ export class SaveStaging {
 
   /** The node texts of batches 0…count-1 in order; a missing batch fails the commit. */
   async read(ids: SaveIds, count: number): Promise<ItemText[]> {
-    const save = this.#saves.get(keyOf(ids));
+    const save = this.#saves.get(saveKeyOf(ids));
     const elsewhere: number[] = [];
     for (let index = 0; index < count; index++) {
       // Not here: in the store, put there by this process or another (else missing).
@@ -88,7 +89,7 @@ export class SaveStaging {
 
   /** Forgets a save's batches (after its commit, or when the client gives up). */
   async drop(ids: SaveIds, { anywhere = false } = {}): Promise<void> {
-    const key = keyOf(ids);
+    const key = saveKeyOf(ids);
     const save = this.#saves.get(key);
     if (save) this.#forget(key, save);
     if (anywhere || !save || save.inStore) await dropStagedSave(this.store, ids);
@@ -122,4 +123,3 @@ export class SaveStaging {
 }
 
 const sizeOf = (texts: readonly ItemText[]) => texts.reduce((sum, text) => sum + text.bytes, 0);
-const keyOf = (ids: SaveIds) => `${ids.userId}/${ids.workflowId}/${ids.saveId}`;

@@ -126,7 +126,7 @@ export class OwnedSaves {
 
   /** Runs `lookup` (which throws when the workflow is not the user's) unless known lately. */
   async check(ids: SaveIds, lookup: () => Promise<unknown>, now = Date.now()): Promise<void> {
-    const key = keyOf(ids);
+    const key = saveKeyOf(ids);
     if ((this.#until.get(key) ?? 0) > now) return;
     await lookup();
     if (this.#until.size >= this.maxEntries) this.#evict(now);
@@ -138,7 +138,7 @@ export class OwnedSaves {
   }
 
   forget(ids: SaveIds): void {
-    this.#until.delete(keyOf(ids));
+    this.#until.delete(saveKeyOf(ids));
   }
 
   /** Drops lapsed entries, then the oldest, to make room. */
@@ -151,4 +151,5 @@ export class OwnedSaves {
   }
 }
 
-const keyOf = (ids: SaveIds) => `${ids.userId}/${ids.workflowId}/${ids.saveId}`;
+/** One save's key in memory: unambiguous, as user and save ids never hold a `/`. */
+export const saveKeyOf = (ids: SaveIds) => `${ids.userId}/${ids.workflowId}/${ids.saveId}`;
