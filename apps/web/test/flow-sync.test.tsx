@@ -33,22 +33,39 @@ it("hands a large load to React Flow 300 nodes per task, the wires last", () => 
       <Probe store={store} />
     </ReactFlowProvider>,
   );
-  const edges = [{ id: "e", source: "n0", target: "n1999" }];
+  const edges = Array.from({ length: 2500 }, (_, index) => ({
+    id: `e${index}`,
+    source: "n0",
+    target: `n${index % 2000}`,
+  }));
   act(() => store.getState().load({ nodes: nodes(2000), edges }));
   const shown = () => [flow?.getState().nodes.length, flow?.getState().edges.length];
   expect(NODES_PER_TASK).toBe(300);
+  // Nothing in the task that loaded the document.
+  expect(shown()).toEqual([0, 0]);
+  act(() => vi.runOnlyPendingTimers());
   expect(shown()).toEqual([300, 0]);
-  // A change meanwhile (a node measured) continues the steps with the newest nodes.
+  // A change meanwhile (a node measured) waits for the next step, which takes the newest nodes.
   act(() => store.getState().onNodesChange([{ id: "n1", type: "select", selected: true }]));
-  expect(flow?.getState().nodes[1]?.selected).toBe(true);
   expect(shown()).toEqual([300, 0]);
-  for (const count of [600, 900, 1200, 1500, 1800]) {
+  expect(flow?.getState().nodes[1]?.selected).toBeFalsy();
+  for (const count of [600, 900, 1200, 1500, 1800, 2000]) {
     act(() => vi.runOnlyPendingTimers());
     expect(shown()).toEqual([count, 0]);
   }
+  expect(flow?.getState().nodes[1]?.selected).toBe(true);
+  // A change after the last nodes' step still waits: the wires come next, in one task.
+  act(() => store.getState().onNodesChange([{ id: "n2", type: "select", selected: true }]));
+  expect(shown()).toEqual([2000, 0]);
   act(() => vi.runOnlyPendingTimers());
-  expect(shown()).toEqual([2000, 1]);
+  expect(shown()).toEqual([2000, 2500]);
+  expect(flow?.getState().nodes[2]?.selected).toBe(true);
   expect(flow?.getState().nodes).toBe(store.getState().nodes);
+  expect(flow?.getState().edges).toBe(store.getState().edges);
+  expect(vi.getTimerCount()).toBe(0);
+  // Done: later edits are handed over at once.
+  act(() => store.getState().addNode("text", { x: 0, y: 0 }));
+  expect(flow?.getState().nodes).toHaveLength(2001);
 });
 
 it("hands over a small load, and later edits, at once", () => {

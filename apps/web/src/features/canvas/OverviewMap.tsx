@@ -1,5 +1,6 @@
-import { MiniMap, Panel, useReactFlow, useStore, useStoreApi } from "@xyflow/react";
+import { MiniMap, Panel, useReactFlow, useStoreApi } from "@xyflow/react";
 import { type PointerEvent, useEffect, useRef } from "react";
+import { useDocument } from "../document/context.tsx";
 import type { CanvasEdge, CanvasNode } from "../document/types.ts";
 
 /** Above this many nodes the minimap is one canvas instead of one React component per node. */
@@ -10,6 +11,8 @@ const HEIGHT = 150;
 const REDRAW_MS = 150;
 
 const PANEL_STYLE = { marginLeft: 56 };
+// The document's count, not React Flow's: a large load reaches React Flow in steps, and
+// its first step must not mount a minimap component per node only to drop them next task.
 const many = (state: { nodes: unknown[] }) => state.nodes.length > MINIMAP_NODE_LIMIT;
 
 /**
@@ -19,7 +22,7 @@ const many = (state: { nodes: unknown[] }) => state.nodes.length > MINIMAP_NODE_
  * (performance.md: O(1) drag path). Click or drag on it to move the view there.
  */
 export function OverviewMap() {
-  const large = useStore(many);
+  const large = useDocument(many);
   if (!large)
     return (
       <MiniMap position="bottom-left" style={PANEL_STYLE} pannable zoomable aria-label="Minimap" />

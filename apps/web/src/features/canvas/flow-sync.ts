@@ -1,10 +1,11 @@
 import { useStore as useFlowStore, useStoreApi } from "@xyflow/react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { DocumentStore } from "../document/store.ts";
 import type { CanvasEdge, CanvasNode } from "../document/types.ts";
 import { zoomedOut } from "../nodes/detail-level.ts";
 
 const NO_EDGES: CanvasEdge[] = [];
+const NO_NODES: CanvasNode[] = [];
 /** A load of more nodes than this onto an (almost) empty canvas reaches React Flow in steps. */
 export const STEPPED_LOAD_NODES = 1600;
 /**
@@ -12,8 +13,6 @@ export const STEPPED_LOAD_NODES = 1600;
  * 60–80 ms on a slow core; 300 keep each task well under the 50 ms of a long task.
  */
 export const NODES_PER_TASK = 300;
-/** Wires handed over per task at the end of a stepped load (4,000 at once took ~50 ms). */
-export const EDGES_PER_TASK = 1000;
 
 /**
  * Keeps React Flow's store in step with the document store, synchronously.
@@ -27,8 +26,10 @@ export const EDGES_PER_TASK = 1000;
  * dragged node only, and the component that owns `<ReactFlow>` does not re-render at all.
  *
  * A load of thousands of nodes onto an empty canvas is handed over in steps of 300 nodes, a
- * task each, then the wires 1,000 a task (adopting 3,000 nodes and 4,000 wires in one task
- * took ~60–90 ms).
+ * task each, then the wires in a task of their own (adopting 3,000 nodes and 4,000 wires in
+ * one task took ~60–90 ms). Nothing is handed over in the task that loaded the document, and
+ * changes during the steps wait for the next step (a measured size handing over every node
+ * and wire at once was a 120 ms task).
  *
  * When zoomed out, nodes are plain boxes without handles, so no wire can be drawn: React
  * Flow then gets no edges, and mounts no edge wrappers (~1.2 per node) that would each run
@@ -46,37 +47,51 @@ export function useFlowSync(store: DocumentStore): {
     nodes: store.getState().nodes,
     edges: simple ? NO_EDGES : store.getState().edges,
   }));
+  // A stepped load under way: how many nodes React Flow has been handed (kept across a
+  // zoom change, which runs the effect again).
+  const stepped = useRef<{ nodes: number } | null>(null);
 
   useEffect(() => {
     let later: ReturnType<typeof setTimeout> | undefined;
-    // Nodes handed over so far in a stepped load (0: none under way).
-    let handed = 0;
-    const push = () => {
-      clearTimeout(later);
-      const { nodes, edges } = store.getState();
+    const wantedEdges = () => (simple ? NO_EDGES : store.getState().edges);
+    // One step a task, always from the newest document: changes meanwhile (sizes measured
+    // as nodes mount) join the next step instead of costing a hand-over of their own.
+    const step = () => {
+      later = undefined;
+      const progress = stepped.current;
+      if (!progress) return;
+      const { nodes } = store.getState();
+      const edges = wantedEdges();
       const current = flow.getState();
-      const wanted = simple ? NO_EDGES : edges;
-      const large = nodes.length > STEPPED_LOAD_NODES && current.nodes.length < NODES_PER_TASK;
-      if (handed > 0 || large) {
-        // A large workflow arriving on an (almost) empty canvas: React Flow takes it in
-        // steps, one task each, and the wires last (they need every node). Changes meanwhile
-        // (measured sizes) continue the steps with the newest nodes.
-        if (handed === 0 && current.edges.length > 0) current.setEdges(NO_EDGES);
-        const wires = (count: number) => {
-          const done = count >= wanted.length;
-          flow.getState().setEdges(done ? wanted : wanted.slice(0, count));
-          if (!done) later = setTimeout(() => wires(count + EDGES_PER_TASK), 0);
-        };
-        const step = (count: number) => {
-          const done = count >= nodes.length;
-          flow.getState().setNodes(done ? nodes : nodes.slice(0, count));
-          handed = done ? 0 : count;
-          if (!done) later = setTimeout(() => step(count + NODES_PER_TASK), 0);
-          else if (flow.getState().edges !== wanted) wires(EDGES_PER_TASK);
-        };
-        step(handed || NODES_PER_TASK);
+      if (progress.nodes < nodes.length) {
+        progress.nodes = Math.min(nodes.length, progress.nodes + NODES_PER_TASK);
+        current.setNodes(progress.nodes === nodes.length ? nodes : nodes.slice(0, progress.nodes));
+        later = setTimeout(step, 0);
         return;
       }
+      // The wires in one task of their own: React Flow rebuilds its lookup of every wire on
+      // each setEdges, so handing them over in parts only repeated that work.
+      if (current.nodes !== nodes) current.setNodes(nodes);
+      current.setEdges(edges);
+      stepped.current = null;
+    };
+    const push = () => {
+      const { nodes } = store.getState();
+      const current = flow.getState();
+      if (!stepped.current && nodes.length > STEPPED_LOAD_NODES) {
+        if (current.nodes.length < NODES_PER_TASK) {
+          // A large workflow arriving on an (almost) empty canvas: the first step is a task
+          // of its own too, not part of the task that loaded the document.
+          stepped.current = { nodes: 0 };
+          if (current.nodes.length > 0) current.setNodes(NO_NODES);
+          if (current.edges.length > 0) current.setEdges(NO_EDGES);
+        }
+      }
+      if (stepped.current) {
+        later ??= setTimeout(step, 0);
+        return;
+      }
+      const wanted = wantedEdges();
       if (current.nodes !== nodes) current.setNodes(nodes);
       if (current.edges !== wanted) current.setEdges(wanted);
     };
