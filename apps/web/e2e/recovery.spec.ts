@@ -99,3 +99,53 @@ test("a cloud load slower than 5 s opens the copy kept on this device", async ({
   await expect(canvas.nodes()).toHaveCount(2);
   await expect(page.getByRole("textbox", { name: "Workflow name" })).toHaveValue("Slow server");
 });
+
+test("the copy kept when a cloud workflow opens (a Blob) opens when the server is slow", async ({
+  page,
+}) => {
+  const canvas = new CanvasPage(page);
+  await canvas.open();
+  await canvas.signUp();
+  await canvas.add("Text");
+  await canvas.add("Imagen 4");
+  await page.getByRole("textbox", { name: "Workflow name" }).fill("Kept as a blob");
+  await page.keyboard.press("Control+s");
+  await expect(page.getByRole("status").filter({ hasText: /^Saved$/ })).toBeVisible();
+
+  // Reopened from the cloud: the answer is kept on this device as a Blob when idle.
+  await page.reload();
+  await expect(canvas.nodes()).toHaveCount(2);
+  await expect
+    .poll(() =>
+      page.evaluate(
+        () =>
+          new Promise<string>((resolve, reject) => {
+            const opening = indexedDB.open("atelier");
+            opening.onerror = () => reject(opening.error);
+            opening.onsuccess = () => {
+              const read = opening.result
+                .transaction("workflows")
+                .objectStore("workflows")
+                .getAll();
+              read.onsuccess = () => {
+                opening.result.close();
+                const copy = read.result[0] as { blob?: Blob; data?: unknown } | undefined;
+                resolve(copy?.blob instanceof Blob ? "blob" : copy?.data ? "data" : "none");
+              };
+            };
+          }),
+      ),
+    )
+    .toBe("blob");
+
+  await page.route(/\/api\/workflows\/[^/]+$/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 7000));
+    await route.continue().catch(() => undefined);
+  });
+  await page.reload();
+  await expect(
+    canvas.toast("The server is slow to answer: opened the copy kept on this device."),
+  ).toBeVisible({ timeout: 10_000 });
+  await expect(canvas.nodes()).toHaveCount(2);
+  await expect(page.getByRole("textbox", { name: "Workflow name" })).toHaveValue("Kept as a blob");
+});

@@ -55,3 +55,22 @@ describe("serialization off the main thread", () => {
     expect(await serializer.clone({ a: [1, 2] })).toEqual({ a: [1, 2] });
   });
 });
+
+describe("device copy as a Blob made in steps", () => {
+  it("keeps every character, an emoji across a 1 MB piece's end included", async () => {
+    const { copyData, textBlob } = await import("../src/features/persistence/read-answer.ts");
+    const answer = (prompt: string) =>
+      JSON.stringify({ workflow: { data: { nodes: [{ id: "n", prompt }] } } });
+    const before = answer("").indexOf('""') + 1;
+    const prompt = `${"a".repeat(MB - 1 - before)}🦊 fox ${"é".repeat(10)}`;
+    const text = answer(prompt);
+    // The emoji's first half is the last character of the first piece without the care.
+    expect(text.indexOf("🦊") % MB).toBe(MB - 1);
+    const blob = await textBlob(text);
+    expect(await blob.text()).toBe(text);
+    expect(blob.type).toBe("application/json");
+    const data = await copyData({ id: "w", name: "W", blob, updatedAt: 1 });
+    expect(data).toEqual({ nodes: [{ id: "n", prompt }] });
+    expect(await textBlob("")).toHaveProperty("size", 0);
+  });
+});

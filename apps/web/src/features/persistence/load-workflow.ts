@@ -48,7 +48,7 @@ export async function fetchWorkflow(
   if (id.startsWith("local-")) {
     onStep(LOAD_STEPS.device);
     const found = await (await local()).workflows.get(id);
-    const data = found && copyData(found);
+    const data = found && (await copyData(found));
     if (!found || !data) throw missing();
     const base = { id, name: found.name, data, basedOn: null };
     return { ...base, location: "local", fromDevice: true };
@@ -81,7 +81,7 @@ export async function fetchWorkflow(
   const fromCache = cached === null ? null : await fromAnswer(cached, true);
   if (fromCache) return fromCache;
   const copy = await (await local()).workflows.get(id);
-  const data = copy && copyData(copy);
+  const data = copy && (await copyData(copy));
   if (!copy || !data) throw missing();
   const base = { id, name: copy.name, data, basedOn: null };
   return { ...base, location: "cloud", fromDevice: true };

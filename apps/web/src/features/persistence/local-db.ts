@@ -7,6 +7,8 @@ export interface LocalWorkflow {
   /** This browser's workflows and copies written after a save. */
   data?: SavedWorkflow;
   /** Copies written when a cloud workflow opens: `GET /api/workflows/:id`'s answer as is. */
+  blob?: Blob;
+  /** The same answer as a string, in copies written by earlier versions. */
   text?: string;
   updatedAt: number;
 }

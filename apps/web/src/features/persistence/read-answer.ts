@@ -1,4 +1,5 @@
 import type { SavedWorkflow, WorkflowRow } from "@atelier/core";
+import { nextTask } from "../../services/next-task.ts";
 import type { DocumentGraph } from "../document/types.ts";
 import { local } from "./document-io.ts";
 import type { LocalWorkflow } from "./local-db.ts";
@@ -11,35 +12,59 @@ export interface ReadAnswer {
   recovered?: boolean;
 }
 
+/** Characters of text per piece of a device copy's Blob: each piece is encoded in a task. */
+const COPY_PIECE_CHARS = 1 << 20;
+
 /**
- * Writes the device copy in a task of its own when the browser is idle: IndexedDB still
- * clones 10 MB of text on this thread (~35 ms), which must not join the open's tasks. A
- * copy written meanwhile (a save) is newer and stays.
+ * A text as a Blob made 1 MB a task. IndexedDB stores a Blob by reference, where a string
+ * is cloned on this thread in one go (a 50–80 ms task for 10 MB after an open).
  */
-function keepCopyWhenIdle(copy: LocalWorkflow) {
-  const write = () =>
-    void local()
-      .then((db) =>
-        db.transaction("rw", db.workflows, async () => {
-          // Newer copies found by the updatedAt index alone: reading the stored record to
-          // compare would clone its megabytes back first.
-          const newer = await db.workflows.where("updatedAt").above(copy.updatedAt).primaryKeys();
-          if (!newer.includes(copy.id)) await db.workflows.put(copy);
-        }),
-      )
-      .catch((error: unknown) => console.warn("Could not keep a device copy", error));
-  if (typeof requestIdleCallback === "function") requestIdleCallback(write, { timeout: 2000 });
-  else setTimeout(write, 50);
+export async function textBlob(text: string): Promise<Blob> {
+  const pieces: Blob[] = [];
+  for (let at = 0; at < text.length; ) {
+    let end = Math.min(text.length, at + COPY_PIECE_CHARS);
+    // Never between the two halves of a surrogate pair (an emoji in a prompt).
+    if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end -= 1;
+    if (at > 0) await nextTask();
+    pieces.push(new Blob([text.slice(at, end)]));
+    at = end;
+  }
+  return new Blob(pieces, { type: "application/json" });
+}
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+
+/**
+ * Writes the device copy when the browser is idle, as a Blob made in short steps, so that
+ * no part of it joins the open's tasks. A copy written meanwhile (a save) is newer and stays.
+ */
+function keepCopyWhenIdle(copy: { id: string; name: string; text: string; updatedAt: number }) {
+  const write = async () => {
+    const blob = await textBlob(copy.text);
+    const db = await local();
+    await db.transaction("rw", db.workflows, async () => {
+      // Newer copies found by the updatedAt index alone: reading the stored record to
+      // compare would clone its megabytes back first.
+      const newer = await db.workflows.where("updatedAt").above(copy.updatedAt).primaryKeys();
+      if (!newer.includes(copy.id))
+        await db.workflows.put({ id: copy.id, name: copy.name, blob, updatedAt: copy.updatedAt });
+    });
+  };
+  const writeLogged = () =>
+    void write().catch((error: unknown) => console.warn("Could not keep a device copy", error));
+  if (typeof requestIdleCallback === "function")
+    requestIdleCallback(writeLogged, { timeout: 2000 });
+  else setTimeout(writeLogged, 50);
 }
 
 /**
  * Reads `GET /api/workflows/:id`'s text in steps that each stay short (parse about 1 MB of
- * nodes at a time, then checks of 250 nodes at a time), and keeps this device's copy as that text: IndexedDB clones a
- * string in a memcpy, where the parsed object took ~40 ms per 5 MB on the editor's thread.
+ * nodes at a time, then checks of 250 nodes at a time), and keeps this device's copy as that
+ * text (a Blob): cloning the parsed object took ~40 ms per 5 MB on the editor's thread.
  * `keepCopy: false` for an answer from the in-memory cache: it may be older than the copy.
  */
 export async function readAnswer(text: string, { keepCopy = true } = {}): Promise<ReadAnswer> {
-  const { nextTask, readGraphInSteps } = await import("./read-graph.ts");
+  const { readGraphInSteps } = await import("./read-graph.ts");
   // Decoding the answer was a task of its own; parsing a large one takes several.
   await nextTask();
   const { workflow } = await parseInSteps<{ workflow: WorkflowRow }>(
@@ -57,9 +82,13 @@ export async function readAnswer(text: string, { keepCopy = true } = {}): Promis
   return { workflow, graph, recovered };
 }
 
-/** A device copy's saved data: kept as data (this browser's workflows) or as the answer's text. */
-export function copyData(copy: { data?: SavedWorkflow; text?: string }): SavedWorkflow | null {
+/**
+ * A device copy's saved data: kept as data (this browser's workflows and copies written
+ * after a save) or as the open's answer (a Blob; a string in copies from earlier versions).
+ */
+export async function copyData(copy: LocalWorkflow): Promise<SavedWorkflow | null> {
   if (copy.data) return copy.data;
-  if (!copy.text) return null;
-  return (JSON.parse(copy.text) as { workflow: WorkflowRow }).workflow.data as SavedWorkflow;
+  const text = copy.blob ? await copy.blob.text() : copy.text;
+  if (!text) return null;
+  return (JSON.parse(text) as { workflow: WorkflowRow }).workflow.data as SavedWorkflow;
 }

@@ -21,8 +21,6 @@ const asGraph = ({ document, recovered }: LoadedWorkflow) => ({
   recovered,
 });
 
-export { nextTask };
-
 /** `readGraph` in short steps, for large workflows: the canvas stays responsive meanwhile. */
 export async function readGraphInSteps(data: SavedWorkflow) {
   return asGraph(await loadWorkflowDataInSteps(data, nextTask, 250));
