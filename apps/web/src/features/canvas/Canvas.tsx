@@ -21,6 +21,7 @@ import { lazyPart } from "./lazy-part.tsx";
 import { notify } from "./notify.ts";
 import { OverviewMap } from "./OverviewMap.tsx";
 import { SelectionToolbar } from "./SelectionToolbar.tsx";
+import { useNoSelectionListener } from "./selection-listener.ts";
 import { shortcutFor } from "./shortcuts.ts";
 
 interface SearchState {
@@ -46,6 +47,7 @@ const DEFAULT_VIEWPORT = { x: 80, y: 60, zoom: 0.8 };
 export function Canvas() {
   const store = useDocumentStore();
   const { nodes, edges, simple } = useFlowSync(store);
+  useNoSelectionListener();
   const empty = useDocument((state) => state.nodes.length === 0);
   const onNodesChange = useDocument((state) => state.onNodesChange);
   const onEdgesChange = useDocument((state) => state.onEdgesChange);

@@ -69,9 +69,14 @@ export function useFlowSync(store: DocumentStore): {
         later = setTimeout(step, 0);
         return;
       }
+      if (current.nodes !== nodes) {
+        // Nodes changed since their last step (sizes measured): a task of their own too.
+        current.setNodes(nodes);
+        later = setTimeout(step, 0);
+        return;
+      }
       // The wires in one task of their own: React Flow rebuilds its lookup of every wire on
       // each setEdges, so handing them over in parts only repeated that work.
-      if (current.nodes !== nodes) current.setNodes(nodes);
       current.setEdges(edges);
       stepped.current = null;
     };
