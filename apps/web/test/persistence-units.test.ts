@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { serializer, withTimeout } from "../src/features/persistence/serializer.ts";
 import { WorkflowCache } from "../src/features/persistence/workflow-cache.ts";
 
@@ -72,5 +72,18 @@ describe("device copy as a Blob made in steps", () => {
     const data = await copyData({ id: "w", name: "W", blob, updatedAt: 1 });
     expect(data).toEqual({ nodes: [{ id: "n", prompt }] });
     expect(await textBlob("")).toHaveProperty("size", 0);
+  });
+});
+
+describe("warming up the open's checks", () => {
+  it("reads its sample workflow without a warning (an invalid sample would warm nothing)", async () => {
+    const { warmUpReading } = await import("../src/features/persistence/read-graph.ts");
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      expect(warmUpReading()).toBe(true);
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
   });
 });

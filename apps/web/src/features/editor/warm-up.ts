@@ -28,5 +28,9 @@ export function whenIdle(task: () => void): void {
 export function warmUp(): void {
   whenIdle(() => {
     for (const load of OFFLINE_CHUNKS) void load().catch(() => {});
+    // The checks of an open, compiled before the first open needs them.
+    void import("../persistence/read-graph.ts")
+      .then(({ warmUpReading }) => whenIdle(warmUpReading))
+      .catch(() => {});
   });
 }
