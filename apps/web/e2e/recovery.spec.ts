@@ -127,6 +127,7 @@ test("the copy kept when a cloud workflow opens (a Blob) opens when the server i
                 .transaction("workflows")
                 .objectStore("workflows")
                 .getAll();
+              read.onerror = () => reject(read.error);
               read.onsuccess = () => {
                 opening.result.close();
                 const copy = read.result[0] as { blob?: Blob; data?: unknown } | undefined;

@@ -71,6 +71,54 @@ it("hands a large load to React Flow 300 nodes per task, the wires last", () => 
   expect(flow?.getState().nodes).toHaveLength(2001);
 });
 
+it("starts over from the first step when another large workflow opens mid-steps", () => {
+  vi.useFakeTimers();
+  const store = createDocumentStore();
+  render(
+    <ReactFlowProvider>
+      <Probe store={store} />
+    </ReactFlowProvider>,
+  );
+  const shown = () => [flow?.getState().nodes.length, flow?.getState().edges.length];
+  act(() => store.getState().load({ nodes: nodes(2000), edges: [] }));
+  for (let step = 0; step < 3; step++) act(() => vi.runOnlyPendingTimers());
+  expect(shown()).toEqual([900, 0]);
+  const other = nodes(1800).map((node) => ({ ...node, id: `b${node.id}` }));
+  act(() =>
+    store.getState().load({ nodes: other, edges: [{ id: "w", source: "bn0", target: "bn1" }] }),
+  );
+  act(() => vi.runOnlyPendingTimers());
+  expect(shown()).toEqual([300, 0]);
+  expect(flow?.getState().nodes[0]?.id).toBe("bn0");
+  for (let step = 0; step < 6; step++) act(() => vi.runOnlyPendingTimers());
+  expect(shown()).toEqual([1800, 1]);
+  expect(flow?.getState().nodes).toBe(store.getState().nodes);
+  expect(vi.getTimerCount()).toBe(0);
+});
+
+it("hands over a small workflow opened mid-steps, and a large paste, at once", () => {
+  vi.useFakeTimers();
+  const store = createDocumentStore();
+  render(
+    <ReactFlowProvider>
+      <Probe store={store} />
+    </ReactFlowProvider>,
+  );
+  act(() => store.getState().load({ nodes: nodes(2000), edges: [] }));
+  act(() => vi.runOnlyPendingTimers());
+  act(() => store.getState().load({ nodes: nodes(1000), edges: [] }));
+  expect(flow?.getState().nodes).toHaveLength(1000);
+  act(() => vi.runOnlyPendingTimers());
+  expect(flow?.getState().nodes).toBe(store.getState().nodes);
+  // An edit that grows the canvas past the threshold is not a load: no steps.
+  act(() => {
+    store.getState().selectAll();
+    store.getState().duplicateSelection();
+  });
+  expect(flow?.getState().nodes).toHaveLength(2000);
+  expect(flow?.getState().nodes).toBe(store.getState().nodes);
+});
+
 it("hands over a small load, and later edits, at once", () => {
   const store = createDocumentStore();
   render(

@@ -5,8 +5,7 @@ import type { CanvasEdge, CanvasNode } from "../document/types.ts";
 import { zoomedOut } from "../nodes/detail-level.ts";
 
 const NO_EDGES: CanvasEdge[] = [];
-const NO_NODES: CanvasNode[] = [];
-/** A load of more nodes than this onto an (almost) empty canvas reaches React Flow in steps. */
+/** A loaded document of more nodes than this reaches React Flow in steps. */
 export const STEPPED_LOAD_NODES = 1600;
 /**
  * Nodes handed to React Flow per task in a stepped load: mounting and measuring 800 took
@@ -25,11 +24,12 @@ export const NODES_PER_TASK = 300;
  * itself does with uncontrolled nodes), so a drag move is one commit that re-renders the
  * dragged node only, and the component that owns `<ReactFlow>` does not re-render at all.
  *
- * A load of thousands of nodes onto an empty canvas is handed over in steps of 300 nodes, a
- * task each, then the wires in a task of their own (adopting 3,000 nodes and 4,000 wires in
- * one task took ~60–90 ms). Nothing is handed over in the task that loaded the document, and
- * changes during the steps wait for the next step (a measured size handing over every node
- * and wire at once was a 120 ms task).
+ * A loaded document of thousands of nodes (opened, imported, restored: the store counts
+ * loads) is handed over in steps of 300 nodes, a task each, then the wires in a task of their
+ * own (adopting 3,000 nodes and 4,000 wires in one task took ~60–90 ms). Nothing is handed
+ * over in the task that loaded the document, and changes during the steps wait for the next
+ * step (a measured size handing over every node and wire at once was a 120 ms task). Edits
+ * never make steps: a paste or an undo of thousands of nodes is handed over at once.
  *
  * When zoomed out, nodes are plain boxes without handles, so no wire can be drawn: React
  * Flow then gets no edges, and mounts no edge wrappers (~1.2 per node) that would each run
@@ -48,8 +48,9 @@ export function useFlowSync(store: DocumentStore): {
     edges: simple ? NO_EDGES : store.getState().edges,
   }));
   // A stepped load under way: how many nodes React Flow has been handed (kept across a
-  // zoom change, which runs the effect again).
-  const stepped = useRef<{ nodes: number } | null>(null);
+  // zoom change, which runs the effect again), and the load React Flow has or is being given.
+  const stepped = useRef<{ nodes: number; nodesSettled?: boolean } | null>(null);
+  const handedLoad = useRef(store.getState().loads);
 
   useEffect(() => {
     let later: ReturnType<typeof setTimeout> | undefined;
@@ -61,7 +62,6 @@ export function useFlowSync(store: DocumentStore): {
       const progress = stepped.current;
       if (!progress) return;
       const { nodes } = store.getState();
-      const edges = wantedEdges();
       const current = flow.getState();
       if (progress.nodes < nodes.length) {
         progress.nodes = Math.min(nodes.length, progress.nodes + NODES_PER_TASK);
@@ -69,28 +69,30 @@ export function useFlowSync(store: DocumentStore): {
         later = setTimeout(step, 0);
         return;
       }
-      if (current.nodes !== nodes) {
-        // Nodes changed since their last step (sizes measured): a task of their own too.
+      if (current.nodes !== nodes && !progress.nodesSettled) {
+        // Nodes changed since their last step (sizes measured): one task of their own, then
+        // the rest goes with the wires, so edits keep reaching React Flow.
+        progress.nodesSettled = true;
         current.setNodes(nodes);
         later = setTimeout(step, 0);
         return;
       }
       // The wires in one task of their own: React Flow rebuilds its lookup of every wire on
       // each setEdges, so handing them over in parts only repeated that work.
-      current.setEdges(edges);
+      if (current.nodes !== nodes) current.setNodes(nodes);
+      current.setEdges(wantedEdges());
       stepped.current = null;
     };
     const push = () => {
-      const { nodes } = store.getState();
+      const { nodes, loads } = store.getState();
       const current = flow.getState();
-      if (!stepped.current && nodes.length > STEPPED_LOAD_NODES) {
-        if (current.nodes.length < NODES_PER_TASK) {
-          // A large workflow arriving on an (almost) empty canvas: the first step is a task
-          // of its own too, not part of the task that loaded the document.
-          stepped.current = { nodes: 0 };
-          if (current.nodes.length > 0) current.setNodes(NO_NODES);
-          if (current.edges.length > 0) current.setEdges(NO_EDGES);
-        }
+      if (loads !== handedLoad.current) {
+        // A new document (opened, imported, restored): a large one reaches React Flow in
+        // steps from its first node, even when it replaces one still arriving in steps.
+        handedLoad.current = loads;
+        stepped.current = nodes.length > STEPPED_LOAD_NODES ? { nodes: 0 } : null;
+        // The wires of the document replaced go now; its nodes with the first step.
+        if (stepped.current && current.edges.length > 0) current.setEdges(NO_EDGES);
       }
       if (stepped.current) {
         later ??= setTimeout(step, 0);

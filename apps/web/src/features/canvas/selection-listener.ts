@@ -7,7 +7,8 @@ import { useEffect } from "react";
  * React Flow's store it walks every node and wire to collect the selection (5–20 ms per
  * change while a 3,000-node workflow opens) for listeners the editor does not have. The
  * editor uses neither `onSelectionChange` nor `useOnSelectionChange`; with the empty list
- * taken away, React Flow leaves the listener out.
+ * taken away, React Flow leaves the listener out. Adding either later needs this hook gone:
+ * both read the list (`useOnSelectionChange` would throw on it).
  */
 export function useNoSelectionListener(): void {
   const flow = useStoreApi();

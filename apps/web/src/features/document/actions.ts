@@ -8,6 +8,8 @@ import type { CanvasEdge, CanvasNode, CanvasNodeData, DocumentGraph } from "./ty
 export interface DocumentState extends DocumentGraph {
   past: HistoryEntry[];
   future: HistoryEntry[];
+  /** Whole graphs loaded so far (opened, imported, restored): a new document, not an edit. */
+  loads: number;
 }
 
 type Connection = {

@@ -86,6 +86,7 @@ export function createDocumentStore(initial: DocumentGraph = { nodes: [], edges:
       edges: initial.edges,
       past: [],
       future: [],
+      loads: 0,
 
       onNodesChange(changes) {
         const removals = changes.filter((change) => change.type === "remove");
@@ -318,6 +319,7 @@ export function createDocumentStore(initial: DocumentGraph = { nodes: [], edges:
           edges: next.edges,
           past: [],
           future: [],
+          loads: get().loads + 1,
         });
       },
 

@@ -39,17 +39,24 @@ const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
  * no part of it joins the open's tasks. A copy written meanwhile (a save) is newer and stays.
  */
 function keepCopyWhenIdle(copy: { id: string; name: string; text: string; updatedAt: number }) {
-  const write = async () => {
-    const blob = await textBlob(copy.text);
+  const put = async (kept: { blob: Blob } | { text: string }) => {
     const db = await local();
     await db.transaction("rw", db.workflows, async () => {
       // Newer copies found by the updatedAt index alone: reading the stored record to
       // compare would clone its megabytes back first.
       const newer = await db.workflows.where("updatedAt").above(copy.updatedAt).primaryKeys();
       if (!newer.includes(copy.id))
-        await db.workflows.put({ id: copy.id, name: copy.name, blob, updatedAt: copy.updatedAt });
+        await db.workflows.put({
+          id: copy.id,
+          name: copy.name,
+          updatedAt: copy.updatedAt,
+          ...kept,
+        });
     });
   };
+  // A browser that will not keep a Blob in IndexedDB (some private modes) keeps the text.
+  const write = async () =>
+    put({ blob: await textBlob(copy.text) }).catch(() => put({ text: copy.text }));
   const writeLogged = () =>
     void write().catch((error: unknown) => console.warn("Could not keep a device copy", error));
   if (typeof requestIdleCallback === "function")
