@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { CanvasPage } from "./canvas-page.ts";
 
 test.describe("never losing work", () => {
@@ -79,38 +79,14 @@ test.describe("never losing work", () => {
 });
 
 test("a cloud load slower than 5 s opens the copy kept on this device", async ({ page }) => {
-  const canvas = new CanvasPage(page);
-  await canvas.open();
-  await canvas.signUp();
-  await canvas.add("Text");
-  await canvas.add("Imagen 4");
-  await page.getByRole("textbox", { name: "Workflow name" }).fill("Slow server");
-  await page.keyboard.press("Control+s");
-  await expect(page.getByRole("status").filter({ hasText: /^Saved$/ })).toBeVisible();
-
-  await page.route(/\/api\/workflows\/[^/]+$/, async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 7000));
-    await route.continue().catch(() => undefined);
-  });
-  await page.reload();
-  await expect(
-    canvas.toast("The server is slow to answer: opened the copy kept on this device."),
-  ).toBeVisible({ timeout: 10_000 });
-  await expect(canvas.nodes()).toHaveCount(2);
-  await expect(page.getByRole("textbox", { name: "Workflow name" })).toHaveValue("Slow server");
+  const canvas = await savedTwoNodeWorkflow(page, "Slow server");
+  await reloadWithSlowServer(page, canvas, "Slow server");
 });
 
 test("the copy kept when a cloud workflow opens (a Blob) opens when the server is slow", async ({
   page,
 }) => {
-  const canvas = new CanvasPage(page);
-  await canvas.open();
-  await canvas.signUp();
-  await canvas.add("Text");
-  await canvas.add("Imagen 4");
-  await page.getByRole("textbox", { name: "Workflow name" }).fill("Kept as a blob");
-  await page.keyboard.press("Control+s");
-  await expect(page.getByRole("status").filter({ hasText: /^Saved$/ })).toBeVisible();
+  const canvas = await savedTwoNodeWorkflow(page, "Kept as a blob");
 
   // Reopened from the cloud: the answer is kept on this device as a Blob when idle.
   await page.reload();
@@ -139,6 +115,24 @@ test("the copy kept when a cloud workflow opens (a Blob) opens when the server i
     )
     .toBe("blob");
 
+  await reloadWithSlowServer(page, canvas, "Kept as a blob");
+});
+
+/** Signed up, with a saved two-node workflow called `name` on the canvas. */
+async function savedTwoNodeWorkflow(page: Page, name: string): Promise<CanvasPage> {
+  const canvas = new CanvasPage(page);
+  await canvas.open();
+  await canvas.signUp();
+  await canvas.add("Text");
+  await canvas.add("Imagen 4");
+  await page.getByRole("textbox", { name: "Workflow name" }).fill(name);
+  await page.keyboard.press("Control+s");
+  await expect(page.getByRole("status").filter({ hasText: /^Saved$/ })).toBeVisible();
+  return canvas;
+}
+
+/** Reloads with the workflow's GET answering after 7 s: the device copy opens instead. */
+async function reloadWithSlowServer(page: Page, canvas: CanvasPage, name: string) {
   await page.route(/\/api\/workflows\/[^/]+$/, async (route) => {
     await new Promise((resolve) => setTimeout(resolve, 7000));
     await route.continue().catch(() => undefined);
@@ -148,5 +142,5 @@ test("the copy kept when a cloud workflow opens (a Blob) opens when the server i
     canvas.toast("The server is slow to answer: opened the copy kept on this device."),
   ).toBeVisible({ timeout: 10_000 });
   await expect(canvas.nodes()).toHaveCount(2);
-  await expect(page.getByRole("textbox", { name: "Workflow name" })).toHaveValue("Kept as a blob");
-});
+  await expect(page.getByRole("textbox", { name: "Workflow name" })).toHaveValue(name);
+}

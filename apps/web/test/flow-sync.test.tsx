@@ -17,6 +17,17 @@ function Probe({ store }: { store: DocumentStore }) {
   return null;
 }
 
+/** A document store whose changes reach a mounted React Flow store through useFlowSync. */
+function mounted(): DocumentStore {
+  const store = createDocumentStore();
+  render(
+    <ReactFlowProvider>
+      <Probe store={store} />
+    </ReactFlowProvider>,
+  );
+  return store;
+}
+
 const nodes = (count: number): CanvasNode[] =>
   Array.from({ length: count }, (_, index) => ({
     id: `n${index}`,
@@ -27,12 +38,7 @@ const nodes = (count: number): CanvasNode[] =>
 
 it("hands a large load to React Flow 300 nodes per task, the wires last", () => {
   vi.useFakeTimers();
-  const store = createDocumentStore();
-  render(
-    <ReactFlowProvider>
-      <Probe store={store} />
-    </ReactFlowProvider>,
-  );
+  const store = mounted();
   const edges = Array.from({ length: 2500 }, (_, index) => ({
     id: `e${index}`,
     source: "n0",
@@ -73,12 +79,7 @@ it("hands a large load to React Flow 300 nodes per task, the wires last", () => 
 
 it("starts over from the first step when another large workflow opens mid-steps", () => {
   vi.useFakeTimers();
-  const store = createDocumentStore();
-  render(
-    <ReactFlowProvider>
-      <Probe store={store} />
-    </ReactFlowProvider>,
-  );
+  const store = mounted();
   const shown = () => [flow?.getState().nodes.length, flow?.getState().edges.length];
   act(() => store.getState().load({ nodes: nodes(2000), edges: [] }));
   for (let step = 0; step < 3; step++) act(() => vi.runOnlyPendingTimers());
@@ -98,12 +99,7 @@ it("starts over from the first step when another large workflow opens mid-steps"
 
 it("hands over a small workflow opened mid-steps, and a large paste, at once", () => {
   vi.useFakeTimers();
-  const store = createDocumentStore();
-  render(
-    <ReactFlowProvider>
-      <Probe store={store} />
-    </ReactFlowProvider>,
-  );
+  const store = mounted();
   act(() => store.getState().load({ nodes: nodes(2000), edges: [] }));
   act(() => vi.runOnlyPendingTimers());
   act(() => store.getState().load({ nodes: nodes(1000), edges: [] }));
@@ -120,12 +116,7 @@ it("hands over a small workflow opened mid-steps, and a large paste, at once", (
 });
 
 it("hands over a small load, and later edits, at once", () => {
-  const store = createDocumentStore();
-  render(
-    <ReactFlowProvider>
-      <Probe store={store} />
-    </ReactFlowProvider>,
-  );
+  const store = mounted();
   act(() => store.getState().load({ nodes: nodes(1500), edges: [] }));
   expect(flow?.getState().nodes).toHaveLength(1500);
   act(() => store.getState().addNode("text", { x: 0, y: 0 }));
