@@ -1,3 +1,5 @@
+import { whenIdle } from "../../services/when-idle.ts";
+
 /**
  * Code the editor leaves out of its first load (DESIGN §7) but must have offline: opening,
  * saving and journaling a workflow, backups of failed saves, uploads, toasts, the node search,
@@ -17,13 +19,6 @@ export const OFFLINE_CHUNKS = [
   () => import("../canvas/SelectionActions.tsx"),
   () => import("@atelier/core/descriptions"),
 ];
-
-/** Runs `task` when the browser is idle (or after a short delay where it cannot say). */
-export function whenIdle(task: () => void): void {
-  if (typeof window.requestIdleCallback === "function")
-    window.requestIdleCallback(task, { timeout: 2000 });
-  else setTimeout(task, 300);
-}
 
 export function warmUp(): void {
   whenIdle(() => {

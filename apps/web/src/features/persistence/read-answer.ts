@@ -1,5 +1,6 @@
 import type { SavedWorkflow, WorkflowRow } from "@atelier/core";
 import { nextTask } from "../../services/next-task.ts";
+import { whenIdle } from "../../services/when-idle.ts";
 import type { DocumentGraph } from "../document/types.ts";
 import { local } from "./document-io.ts";
 import type { LocalWorkflow } from "./local-db.ts";
@@ -60,11 +61,10 @@ function keepCopyWhenIdle(copy: { id: string; name: string; text: string; update
   // A browser that will not keep a Blob in IndexedDB (some private modes) keeps the text.
   const write = async () =>
     put({ blob: await textBlob(copy.text) }).catch(() => put({ text: copy.text }));
-  const writeLogged = () =>
-    void write().catch((error: unknown) => console.warn("Could not keep a device copy", error));
-  if (typeof requestIdleCallback === "function")
-    requestIdleCallback(writeLogged, { timeout: 2000 });
-  else setTimeout(writeLogged, 50);
+  whenIdle(
+    () =>
+      void write().catch((error: unknown) => console.warn("Could not keep a device copy", error)),
+  );
 }
 
 /**
