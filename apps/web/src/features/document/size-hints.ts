@@ -67,6 +67,13 @@ function cardHints(type: string): { width: number; height: number; handles: Hand
 }
 
 const cache = new Map<string, ReturnType<typeof cardHints>>();
+const hintsOf = (type: string) => {
+  if (!cache.has(type)) cache.set(type, cardHints(type));
+  return cache.get(type) ?? null;
+};
+
+/** Where a card of this type has its handles, relative to its top-left corner. */
+export const handleHints = (type: string): Handles => hintsOf(type)?.handles ?? [];
 
 /** A positive size, or undefined. */
 const size = (value: unknown) =>
@@ -85,8 +92,7 @@ export function withSizeHint(node: CanvasNode): CanvasNode {
     const height = size(node.height) ?? size(node.style?.height);
     return width && height ? { ...node, measured: { width, height }, handles: [] } : node;
   }
-  if (!cache.has(type)) cache.set(type, cardHints(type));
-  const card = cache.get(type);
+  const card = hintsOf(type);
   const { width: savedWidth, height: savedHeight, ...rest } = node;
   const width = size(savedWidth) ?? card?.width ?? CARD_WIDTH;
   const height = size(savedHeight) ?? card?.height ?? FALLBACK_HEIGHT;

@@ -10,6 +10,7 @@ import { RunControls } from "../runs/RunControls.tsx";
 import { ZoomedOut } from "./detail-level.ts";
 import { NodeTitle } from "./NodeTitle.tsx";
 import { ParamField } from "./ParamField.tsx";
+import { PortMarkers } from "./PortMarkers.tsx";
 import { countRender } from "./render-counts.ts";
 import { fieldsOf } from "./schema-fields.ts";
 import { SpecialContent, showsOwnResult } from "./special/SpecialContent.tsx";
@@ -58,6 +59,7 @@ export const GenericNode = memo(function GenericNode({
         data-testid={`node-${id}`}
       >
         <strong>{data.label ?? definition.displayName}</strong>
+        <PortMarkers type={type} />
       </div>
     );
   }
