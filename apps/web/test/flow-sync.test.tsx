@@ -1,6 +1,6 @@
 import { act, cleanup, render } from "@testing-library/react";
 import { ReactFlowProvider, useStoreApi } from "@xyflow/react";
-import { afterEach, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { NODES_PER_TASK, useFlowSync } from "../src/features/canvas/flow-sync.ts";
 import { createDocumentStore, type DocumentStore } from "../src/features/document/store.ts";
 import type { CanvasNode } from "../src/features/document/types.ts";
@@ -121,4 +121,53 @@ it("hands over a small load, and later edits, at once", () => {
   expect(flow?.getState().nodes).toHaveLength(1500);
   act(() => store.getState().addNode("text", { x: 0, y: 0 }));
   expect(flow?.getState().nodes).toHaveLength(1501);
+});
+
+describe("wires near the view", () => {
+  // Nodes 400 px apart on a row; wire i joins node i to node i + 1.
+  const row = (count: number) => ({
+    nodes: nodes(count),
+    edges: Array.from({ length: count - 1 }, (_, index) => ({
+      id: `w${index}`,
+      source: `n${index}`,
+      target: `n${index + 1}`,
+    })),
+  });
+  const held = () => flow?.getState().edges.map((edge) => edge.id);
+  const wires = (from: number, to: number) =>
+    Array.from({ length: to - from + 1 }, (_, index) => `w${from + index}`);
+
+  it("gives React Flow the wires within a screen of the view, and more as the view pans", () => {
+    const store = mounted();
+    // A 1000 × 800 canvas at zoom 1 showing x 0–1000: wires reaching x -1000–2000 are held
+    // (wire i spans x 400i to 400i + 400 + a card's 320 px width).
+    act(() => flow?.setState({ width: 1000, height: 800, transform: [0, 0, 1] }));
+    act(() => store.getState().load(row(20)));
+    expect(held()).toEqual(wires(0, 5));
+    // Panned 4000 px right (x 4000–5000 in view): wires reaching x 3000–6000.
+    act(() => flow?.setState({ transform: [-4000, 0, 1] }));
+    expect(held()).toEqual(wires(6, 15));
+    // Zoomed out to 0.5 there, a screen is 2000 px wide: x 2000–8000.
+    act(() => flow?.setState({ transform: [-2000, 0, 0.5] }));
+    expect(held()).toEqual(wires(4, 18));
+  });
+
+  it("keeps a selected wire wherever it is, and hands wires over when they change", () => {
+    const store = mounted();
+    act(() => flow?.setState({ width: 1000, height: 800, transform: [0, 0, 1] }));
+    act(() => store.getState().load(row(20)));
+    act(() => store.getState().onEdgesChange([{ id: "w18", type: "select", selected: true }]));
+    expect(held()).toEqual([...wires(0, 5), "w18"]);
+    // A node moved into view brings its wires.
+    act(() =>
+      store.getState().onNodesChange([{ id: "n12", type: "position", position: { x: 500, y: 0 } }]),
+    );
+    expect(held()).toEqual([...wires(0, 5), "w11", "w12", "w18"]);
+  });
+
+  it("holds every wire while the canvas has no size", () => {
+    const store = mounted();
+    act(() => store.getState().load(row(20)));
+    expect(flow?.getState().edges).toBe(store.getState().edges);
+  });
 });

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import type { DocumentStore } from "../document/store.ts";
 import type { CanvasEdge, CanvasNode } from "../document/types.ts";
 import { zoomedOut } from "../nodes/detail-level.ts";
+import { sameWires, wiresInView } from "./wires-in-view.ts";
 
 const NO_EDGES: CanvasEdge[] = [];
 /** A loaded document of more nodes than this reaches React Flow in steps. */
@@ -31,9 +32,10 @@ export const NODES_PER_TASK = 300;
  * step (a measured size handing over every node and wire at once was a 120 ms task). Edits
  * never make steps: a paste or an undo of thousands of nodes is handed over at once.
  *
- * When zoomed out, nodes are plain boxes without handles, so no wire can be drawn: React
- * Flow then gets no edges, and mounts no edge wrappers (~1.2 per node) that would each run
- * a selector on every change.
+ * React Flow holds only the wires near the view (wires-in-view.ts), taken again as the view
+ * pans or zooms. When zoomed out, nodes are plain boxes without handles, so no wire can be
+ * drawn: React Flow then gets no edges, and mounts no edge wrappers (~1.2 per node) that
+ * would each run a selector on every change.
  */
 export function useFlowSync(store: DocumentStore): {
   nodes: CanvasNode[];
@@ -45,7 +47,7 @@ export function useFlowSync(store: DocumentStore): {
   // The first render's document seeds <ReactFlow>; the props never change after that.
   const [seed] = useState(() => ({
     nodes: store.getState().nodes,
-    edges: simple ? NO_EDGES : store.getState().edges,
+    edges: simple ? NO_EDGES : wiresInView(store.getState().edges, flow.getState()),
   }));
   // A stepped load under way: how many nodes React Flow has been handed (kept across a
   // zoom change, which runs the effect again), and the load React Flow has or is being given.
@@ -54,7 +56,12 @@ export function useFlowSync(store: DocumentStore): {
 
   useEffect(() => {
     let later: ReturnType<typeof setTimeout> | undefined;
-    const wantedEdges = () => (simple ? NO_EDGES : store.getState().edges);
+    const wantedEdges = () =>
+      simple ? NO_EDGES : wiresInView(store.getState().edges, flow.getState());
+    const handWires = () => {
+      const wanted = wantedEdges();
+      if (!sameWires(flow.getState().edges, wanted)) flow.getState().setEdges(wanted);
+    };
     // One step a task, always from the newest document: changes meanwhile (sizes measured
     // as nodes mount) join the next step instead of costing a hand-over of their own.
     const step = () => {
@@ -77,8 +84,8 @@ export function useFlowSync(store: DocumentStore): {
         later = setTimeout(step, 0);
         return;
       }
-      // The wires in one task of their own: React Flow rebuilds its lookup of every wire on
-      // each setEdges, so handing them over in parts only repeated that work.
+      // The wires near the view in one task of their own: React Flow rebuilds its lookup of
+      // every wire it holds on each setEdges, so handing them over in parts repeated that work.
       if (current.nodes !== nodes) current.setNodes(nodes);
       current.setEdges(wantedEdges());
       stepped.current = null;
@@ -98,17 +105,27 @@ export function useFlowSync(store: DocumentStore): {
         later ??= setTimeout(step, 0);
         return;
       }
-      const wanted = wantedEdges();
       if (current.nodes !== nodes) current.setNodes(nodes);
-      if (current.edges !== wanted) current.setEdges(wanted);
+      handWires();
     };
     push();
     const unsubscribe = store.subscribe((state, before) => {
       if (state.nodes !== before.nodes || state.edges !== before.edges) push();
     });
+    // Panning and zooming bring other wires near the view.
+    const unsubscribeView = flow.subscribe((state, before) => {
+      if (stepped.current || simple) return;
+      if (
+        state.transform !== before.transform ||
+        state.width !== before.width ||
+        state.height !== before.height
+      )
+        handWires();
+    });
     return () => {
       clearTimeout(later);
       unsubscribe();
+      unsubscribeView();
     };
   }, [store, flow, simple]);
 
