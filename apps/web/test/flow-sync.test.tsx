@@ -150,6 +150,11 @@ describe("wires near the view", () => {
     // Zoomed out to 0.5 there, a screen is 2000 px wide: x 2000–8000.
     act(() => flow?.setState({ transform: [-2000, 0, 0.5] }));
     expect(held()).toEqual(wires(4, 18));
+    // Below the detail zoom nodes are boxes without handles: no wires, then back again.
+    act(() => flow?.setState({ transform: [-1000, 0, 0.25] }));
+    expect(held()).toEqual([]);
+    act(() => flow?.setState({ transform: [-2000, 0, 0.5] }));
+    expect(held()).toEqual(wires(4, 18));
   });
 
   it("keeps a selected wire wherever it is, and hands wires over when they change", () => {

@@ -56,8 +56,12 @@ export function useFlowSync(store: DocumentStore): {
 
   useEffect(() => {
     let later: ReturnType<typeof setTimeout> | undefined;
-    const wantedEdges = () =>
-      simple ? NO_EDGES : wiresInView(store.getState().edges, flow.getState());
+    // The zoom as React Flow has it now: a view change crossing the detail threshold is seen
+    // here before the canvas renders again (and `simple` follows).
+    const wantedEdges = () => {
+      const view = flow.getState();
+      return zoomedOut(view) ? NO_EDGES : wiresInView(store.getState().edges, view);
+    };
     const handWires = () => {
       const wanted = wantedEdges();
       if (!sameWires(flow.getState().edges, wanted)) flow.getState().setEdges(wanted);
@@ -114,7 +118,7 @@ export function useFlowSync(store: DocumentStore): {
     });
     // Panning and zooming bring other wires near the view.
     const unsubscribeView = flow.subscribe((state, before) => {
-      if (stepped.current || simple) return;
+      if (stepped.current) return;
       if (
         state.transform !== before.transform ||
         state.width !== before.width ||
@@ -127,7 +131,7 @@ export function useFlowSync(store: DocumentStore): {
       unsubscribe();
       unsubscribeView();
     };
-  }, [store, flow, simple]);
+  }, [store, flow]);
 
   return { ...seed, simple };
 }

@@ -13,7 +13,8 @@ type View = Pick<
  * The wires React Flow is given: those whose two ends' box reaches the visible canvas grown
  * by a screen on every side (React Flow draws a wire when that box meets the view, so it
  * still draws every wire it would, with a screen of panning to spare), and selected wires
- * wherever they are (Delete must find them).
+ * wherever they are, so Delete finds them. (Zoomed out, React Flow holds no wires at all:
+ * flow-sync.ts.)
  *
  * React Flow rebuilds a lookup of every wire it holds on each change of the list (~35 ms
  * for 3,854 wires on a slow core) and checks each one's visibility on every change of its
