@@ -49,8 +49,8 @@ export function useFlowSync(store: DocumentStore): {
     nodes: store.getState().nodes,
     edges: simple ? NO_EDGES : wiresInView(store.getState().edges, flow.getState()),
   }));
-  // A stepped load under way: how many nodes React Flow has been handed (kept across a
-  // zoom change, which runs the effect again), and the load React Flow has or is being given.
+  // A stepped load under way: how many nodes React Flow has been handed, and the load React
+  // Flow has or is being given.
   const stepped = useRef<{ nodes: number; nodesSettled?: boolean } | null>(null);
   const handedLoad = useRef(store.getState().loads);
 

@@ -16,7 +16,7 @@ export function PortMarkers({ type }: { type: string }) {
       className={`port-marker ${handle.type}`}
       data-handleid={handle.id}
       data-handlepos={handle.position}
-      style={{ left: handle.x, top: handle.y }}
+      style={{ left: handle.x, top: handle.y, width: handle.width, height: handle.height }}
       aria-hidden="true"
     />
   ));
