@@ -98,6 +98,63 @@ test.describe("saving and loading", () => {
     await expect(canvas.toast("Invalid workflow file format")).toBeVisible();
   });
 
+  test("signed in: after a reload with unsaved edits, saves still go to the same cloud workflow", async ({
+    page,
+  }) => {
+    const canvas = new CanvasPage(page);
+    await canvas.open();
+    await canvas.signUp("reload-save");
+    await canvas.add("Text");
+    await page.getByRole("textbox", { name: "Workflow name" }).fill("Kept base");
+    await page.keyboard.press("Control+s");
+    await expect(page.getByRole("status").filter({ hasText: /^Saved$/ })).toBeVisible();
+
+    // An edit, then a reload: the journal brings the edit back…
+    await canvas.add("Reve");
+    await page.reload();
+    await expect(canvas.nodes()).toHaveCount(2);
+    // …and the next save lands on the same workflow, no backup, no second row.
+    await page.keyboard.press("Control+s");
+    await expect(page.getByRole("status").filter({ hasText: /^Saved$/ })).toBeVisible();
+    await expect(canvas.toast("An encrypted backup has been created locally")).toHaveCount(0);
+    await page.getByRole("tab", { name: "Library" }).click();
+    const rows = page
+      .getByRole("region", { name: "All workflows" })
+      .getByRole("button", { name: /Kept base/ });
+    await expect(rows).toHaveCount(1);
+    await page.reload();
+    await expect(canvas.nodes()).toHaveCount(2);
+  });
+
+  test("signed in: a restored edit whose base version is unknown asks before it saves, and loses nothing", async ({
+    page,
+  }) => {
+    const canvas = new CanvasPage(page);
+    await canvas.open();
+    await canvas.signUp("unknown-base");
+    await canvas.add("Text");
+    await page.keyboard.press("Control+s");
+    await expect(page.getByRole("status").filter({ hasText: /^Saved$/ })).toBeVisible();
+    await canvas.add("Reve");
+    // A journal written by an earlier version of the app carried no base version.
+    await page.addInitScript(() => {
+      const raw = localStorage.getItem("atelier.exitJournal");
+      if (!raw) return;
+      const entry = JSON.parse(raw);
+      delete entry.basedOn;
+      localStorage.setItem("atelier.exitJournal", JSON.stringify(entry));
+    });
+    await page.reload();
+    await expect(canvas.nodes()).toHaveCount(2);
+    await page.keyboard.press("Control+s");
+    const ask = page.getByRole("dialog", { name: "Saved elsewhere" });
+    await expect(ask).toBeVisible();
+    await ask.getByRole("button", { name: "Overwrite with mine" }).click();
+    await expect(page.getByRole("status").filter({ hasText: /^Saved$/ })).toBeVisible();
+    await page.reload();
+    await expect(canvas.nodes()).toHaveCount(2);
+  });
+
   test("signed in: saves to the cloud, reloads the same graph, and asks when another tab saved first", async ({
     page,
     context,

@@ -49,6 +49,9 @@ test.describe("never losing work", () => {
       canvas.toast("Workflow restored from backup. Please save to persist changes."),
     ).toBeVisible();
     await expect(canvas.nodes()).toHaveCount(2);
+    // SPEC §4: clean after a restore (until the next edit).
+    await expect(page.locator(".dirty-dot")).toHaveCount(0);
+    await expect(page.getByRole("status").filter({ hasText: "Not saved" })).toHaveCount(0);
     await canvas.shot("14-backup-restored");
   });
 

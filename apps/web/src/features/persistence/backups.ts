@@ -18,8 +18,7 @@ async function backupKey(db: LocalDb): Promise<CryptoKey> {
 /** Encrypts and keeps a workflow; only the latest 5 backups stay (SPEC §9). */
 export async function createBackup(
   db: LocalDb,
-  workflowId: string | null,
-  name: string,
+  of: { workflowId: string | null; name: string; basedOn: string | null },
   data: SavedWorkflow,
 ): Promise<void> {
   const key = await backupKey(db);
@@ -29,7 +28,7 @@ export async function createBackup(
     key,
     new TextEncoder().encode(JSON.stringify(data)),
   );
-  await db.backups.add({ workflowId, name, createdAt: Date.now(), iv, ciphertext });
+  await db.backups.add({ ...of, createdAt: Date.now(), iv, ciphertext });
   const all = await db.backups.orderBy("createdAt").toArray();
   const excess = all.slice(0, Math.max(0, all.length - LIMITS.backups.keep));
   await db.backups.bulkDelete(excess.map((backup) => backup.id as number));

@@ -1,5 +1,5 @@
 import { extensionForMimeType, LIMITS, type SavedWorkflow, type WorkflowRow } from "@atelier/core";
-import { api } from "../../services/api.ts";
+import { ApiError, api } from "../../services/api.ts";
 import type { DocumentStore } from "../document/store.ts";
 import type { CanvasNodeData } from "../document/types.ts";
 import { usePreferences } from "../preferences/store.ts";
@@ -28,6 +28,16 @@ export interface CloudRow {
 export async function createEmptyRow(name: string, data: SavedWorkflow): Promise<CloudRow> {
   const { workflow } = await api.createWorkflow(name, { ...data, nodes: [], edges: [] });
   return { id: workflow.id, basedOn: workflow.updated_at };
+}
+
+/** The version of a cloud workflow on the server now, or null when it is gone (404). */
+export async function serverVersion(id: string): Promise<string | null> {
+  try {
+    return (await api.getWorkflow(id)).workflow.updated_at;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return null;
+    throw error;
+  }
 }
 
 /** True when the document holds embedded media a cloud save would upload first. */

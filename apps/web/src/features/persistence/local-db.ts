@@ -18,6 +18,8 @@ export interface JournalEntry {
   key: "current";
   workflowId: string | null;
   name: string;
+  /** Cloud only: the version the edits started from (entries of earlier versions lack it). */
+  basedOn?: string | null;
   data: SavedWorkflow;
   writtenAt: number;
 }
@@ -27,6 +29,8 @@ export interface Backup {
   id?: number;
   workflowId: string | null;
   name: string;
+  /** Cloud only: the version the failed save was based on. */
+  basedOn?: string | null;
   createdAt: number;
   iv: Uint8Array<ArrayBuffer>;
   ciphertext: ArrayBuffer;

@@ -18,6 +18,9 @@ export interface OpenTarget {
   newWorkflow(): void;
 }
 
+/** A document put on the canvas starts with no save outcome (an old "Not saved" is not its). */
+const IDLE = { state: "idle", progress: 0 } as const;
+
 /** The load path (and its zod checks). */
 const reader = () => import("./read-graph.ts");
 const backupStore = () => import("./backups.ts");
@@ -39,6 +42,7 @@ export async function openWorkflow(target: OpenTarget, id: string): Promise<void
       name: found.name,
       dirty: false,
       conflict: null,
+      save: IDLE,
     });
     if (recovered) notify.info("Workflow was partially corrupted. Some data may be missing.");
     if (found.location === "cloud" && found.fromDevice)
@@ -68,12 +72,15 @@ export async function restoreWorkflowBackup(target: OpenTarget, id: number): Pro
     const { readBackup } = await backupStore();
     const { backup, data } = await readBackup(await local(), id);
     target.replaceDocument((await reader()).readGraph(data).graph);
+    // SPEC §4: clean after a restore (the backup itself stays in the list until pushed out).
     useWorkspace.getState().set({
       workflowId: backup.workflowId,
       location: locationOf(backup.workflowId),
+      basedOn: backup.basedOn ?? null,
       name: backup.name,
-      dirty: true,
+      dirty: false,
       conflict: null,
+      save: IDLE,
     });
     notify.info("Workflow restored from backup. Please save to persist changes.");
   } catch {
@@ -96,6 +103,7 @@ export async function importWorkflowFile(target: OpenTarget, file: File): Promis
       name,
       dirty: true,
       conflict: null,
+      save: IDLE,
     });
   } catch (error) {
     notify.error(error instanceof Error ? error.message : "Invalid workflow file format");

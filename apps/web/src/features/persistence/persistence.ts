@@ -47,11 +47,12 @@ export function createPersistence(documents: DocumentStore) {
       return;
     }
     deferrals = 0;
-    const { workflowId, name, dirty } = workspace.getState();
+    const { workflowId, name, basedOn, dirty } = workspace.getState();
     if (!dirty) return;
     await writeJournal({
       workflowId,
       name,
+      basedOn,
       data: await serializeCurrent(documents),
       writtenAt: Date.now(),
     });
@@ -118,6 +119,7 @@ export function createPersistence(documents: DocumentStore) {
         name: "Untitled workflow",
         dirty: false,
         conflict: null,
+        save: { state: "idle", progress: 0 },
       });
       void clearJournal();
       localStorage.removeItem(LAST_WORKFLOW_KEY);
@@ -146,11 +148,14 @@ export function createPersistence(documents: DocumentStore) {
       const { readGraph } = await reader();
       const restore = () => {
         replaceDocument(readGraph(entry.data).graph);
+        // Everything a save needs: the version the edits started from included.
         workspace.getState().set({
           workflowId: entry.workflowId,
           location: locationOf(entry.workflowId),
+          basedOn: entry.basedOn ?? null,
           name: entry.name,
           dirty: true,
+          conflict: null,
         });
       };
       if (cleanExit) {
@@ -165,11 +170,11 @@ export function createPersistence(documents: DocumentStore) {
     flushOnExit(): void {
       if (journalTimer) clearTimeout(journalTimer);
       journalTimer = null;
-      const { dirty, workflowId, name } = workspace.getState();
+      const { dirty, workflowId, name, basedOn } = workspace.getState();
       if (!dirty) return;
       const { nodes, edges } = documents.getState();
       const data = serializeWorkflow({ nodes, edges, metadata: { name, id: workflowId } });
-      writeExitJournal({ workflowId, name, data, writtenAt: Date.now() });
+      writeExitJournal({ workflowId, name, basedOn, data, writtenAt: Date.now() });
       localStorage.setItem(CLEAN_EXIT_KEY, "1");
     },
 

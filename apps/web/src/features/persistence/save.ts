@@ -70,6 +70,13 @@ const adoptRow = (row: CloudRow) => {
   return row;
 };
 
+/** Another version is on the server: nothing is sent until the user picks (ConflictDialog). */
+const askAboutConflict = (theirUpdatedAt: string) =>
+  useWorkspace.getState().set({
+    save: { state: "error", progress: 0 },
+    conflict: { theirUpdatedAt },
+  });
+
 /** Saves to the cloud when signed in, else to this browser. */
 export async function saveWorkflow(
   documents: DocumentStore,
@@ -90,16 +97,26 @@ export async function saveWorkflow(
   try {
     if (state.user) {
       // Cloud saving code loads on the first save, not with the editor.
-      const { createEmptyRow, hasMediaToUpload, uploadEmbeddedMedia, writeCloudRow } = await import(
-        "./cloud-save.ts"
-      );
+      const {
+        createEmptyRow,
+        hasMediaToUpload,
+        serverVersion,
+        uploadEmbeddedMedia,
+        writeCloudRow,
+      } = await import("./cloud-save.ts");
       const copy = options.asCopy || state.location !== "cloud" || !state.workflowId;
       const basedOn = options.overwrite
         ? (state.conflict?.theirUpdatedAt ?? state.basedOn)
         : state.basedOn;
-      let row: CloudRow | null = copy
-        ? null
-        : { id: state.workflowId as string, basedOn: basedOn ?? "" };
+      if (!copy && !basedOn) {
+        // The version these edits started from is unknown (a journal of an earlier version):
+        // sending it blind could overwrite another save, so the user chooses, as in a conflict.
+        const theirs = await serverVersion(state.workflowId as string);
+        if (theirs) return askAboutConflict(theirs);
+      }
+      // A cloud workflow the server no longer has is saved as a new one.
+      let row: CloudRow | null =
+        copy || !basedOn ? null : { id: state.workflowId as string, basedOn };
       // Large embedded media goes to storage first; the saved data holds its URLs.
       if (hasMediaToUpload(documents)) {
         row ??= adoptRow(await createEmptyRow(state.name, await serializeCurrent(documents)));
@@ -150,10 +167,7 @@ export async function saveWorkflow(
     });
   } catch (error) {
     if (error instanceof ApiError && error.status === 409) {
-      useWorkspace.getState().set({
-        save: { state: "error", progress: 0 },
-        conflict: { theirUpdatedAt: String(error.body.updated_at) },
-      });
+      askAboutConflict(String(error.body.updated_at));
       return;
     }
     useWorkspace.getState().set({ save: { state: "error", progress: 0 } });
@@ -162,7 +176,7 @@ export async function saveWorkflow(
     try {
       const latest = data ?? (await serializeCurrent(documents));
       const { createBackup } = await backupStore();
-      await createBackup(await local(), state.workflowId, state.name, latest);
+      await createBackup(await local(), state, latest);
       notify.error("Failed to save workflow. An encrypted backup has been created locally.");
     } catch (backupError) {
       console.error("Backup failed", backupError);
