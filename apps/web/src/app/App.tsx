@@ -1,32 +1,39 @@
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useState } from "react";
 
 const Editor = lazy(() =>
   import("../features/editor/Editor.tsx").then((module) => ({ default: module.Editor })),
 );
 
-function usePath(): string {
+/** The current path, and a way to move on without a reload (history.replaceState). */
+function usePath(): [string, (to: string) => void] {
   const [path, setPath] = useState(window.location.pathname);
   useEffect(() => {
     const update = () => setPath(window.location.pathname);
     window.addEventListener("popstate", update);
     return () => window.removeEventListener("popstate", update);
   }, []);
-  return path;
+  const replace = useCallback((to: string) => {
+    window.history.replaceState(null, "", to);
+    setPath(to);
+  }, []);
+  return [path, replace];
 }
 
-/** Back from the identity provider: the session cookie is set; go on to the canvas. */
-function AuthCallback() {
-  useEffect(() => {
-    window.history.replaceState(null, "", "/");
-    window.dispatchEvent(new PopStateEvent("popstate"));
-  }, []);
+/**
+ * Back from the identity provider: the session cookie is set; go on to the canvas. The
+ * path changes through the parent's state, not an event: a child's effect runs before its
+ * parent's, so a `popstate` sent from here would reach no listener yet.
+ */
+function AuthCallback({ onDone }: { onDone(): void }) {
+  useEffect(() => onDone(), [onDone]);
   return <p className="centered">Signing you in…</p>;
 }
 
 /** Two routes (SPEC §2): "/" is the home page and canvas, "/auth/callback" the sign-in return. */
 export function App() {
-  const path = usePath();
-  if (path === "/auth/callback") return <AuthCallback />;
+  const [path, replacePath] = usePath();
+  const toCanvas = useCallback(() => replacePath("/"), [replacePath]);
+  if (path === "/auth/callback") return <AuthCallback onDone={toCanvas} />;
   return (
     <Suspense fallback={<p className="centered">Loading the canvas…</p>}>
       <Editor />
