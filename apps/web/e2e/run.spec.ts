@@ -134,6 +134,33 @@ test.describe("running generations (offline local provider)", () => {
     );
   });
 
+  test("signed out, reload during a run: the run is picked up and its result lands", async ({
+    page,
+  }) => {
+    const canvas = new CanvasPage(page);
+    const jobLists: number[] = [];
+    page.on("response", (response) => {
+      if (response.url().includes("/api/queue/jobs")) jobLists.push(response.status());
+    });
+    await canvas.open();
+    // A fresh signed-out load has no job to look for: no request, so no 401 either.
+    await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();
+    const image = await canvas.add("FLUX1.1 [pro]");
+    expect(jobLists).toEqual([]);
+    await canvas.node(image).getByRole("textbox", { name: "Prompt" }).fill("a kite");
+    await canvas.node(image).getByRole("button", { name: "Run", exact: true }).click();
+    await expect(canvas.node(image).getByRole("button", { name: "Cancel" })).toBeVisible();
+    await page.reload();
+    await expect(canvas.node(image).locator(".status-pill")).toHaveText("Done", {
+      timeout: 30_000,
+    });
+    await expect(canvas.node(image).locator(".node-output img").first()).toHaveAttribute(
+      "src",
+      /\/api\/media\/file\/.+\.png$/,
+    );
+    expect(jobLists.filter((status) => status !== 200)).toEqual([]);
+  });
+
   test("a missing required input is shown on the node and nothing is sent", async ({ page }) => {
     const canvas = new CanvasPage(page);
     await canvas.open();

@@ -266,6 +266,47 @@ describe("runner", () => {
     expect(data("a")).toMatchObject({ status: "complete", outputs: done });
   });
 
+  it("signed out with no running node, a resume asks the server for nothing (no 401 on every load)", async () => {
+    const api = fakeApi();
+    const { runner } = setupRunner(api, [node("a", "flux-pro", { status: "complete" })]);
+    await runner.resume(null);
+    expect(api.listJobs).not.toHaveBeenCalled();
+  });
+
+  it("a running node restored with no session behind it stops saying Running", async () => {
+    const api = fakeApi({
+      listJobs: vi.fn(async () => {
+        throw new ApiError(401, "Not authenticated");
+      }),
+    });
+    const { runner, data } = setupRunner(api, [node("a", "flux-pro", { status: "processing" })]);
+    await runner.resume(null);
+    expect(api.listJobs).toHaveBeenCalledWith(null);
+    expect(data("a")).toMatchObject({ status: "idle" });
+  });
+
+  it("a resume of a document loaded after the first one follows its running jobs; the older answer is dropped", async () => {
+    let answerFirst: (value: { jobs: JobStatus[] }) => void = () => {};
+    const listJobs = vi
+      .fn()
+      .mockImplementationOnce(() => new Promise((resolve) => (answerFirst = resolve)))
+      .mockImplementationOnce(async () => ({
+        jobs: [job({ requestId: "r9", nodeId: "a", status: "IN_PROGRESS" })],
+      }));
+    const api = fakeApi({ listJobs });
+    const { runner, documents, runs } = setupRunner(api, [
+      node("x", "flux-pro", { status: "processing" }),
+    ]);
+    const first = runner.resume(null);
+    // The journal comes back: the running node is on the canvas only now.
+    documents.getState().load({ nodes: [node("a", "flux-pro", { status: "processing" })], edges: [] });
+    await runner.resume(null);
+    answerFirst({ jobs: [job({ requestId: "stale", nodeId: "x", status: "COMPLETED" })] });
+    await first;
+    expect(runs.getState().runs.a).toMatchObject({ requestId: "r9", status: "IN_PROGRESS" });
+    expect(Object.keys(runs.getState().runs)).toEqual(["a"]);
+  });
+
   it("knows which node types run", () => {
     const { runner } = setupRunner();
     expect(runner.isRunnable("flux-pro")).toBe(true);

@@ -189,19 +189,26 @@ export function Editor() {
       }),
     [store],
   );
-  // Jobs of the open workflow are picked up again after a load or a reload.
+  // Jobs of the open workflow are picked up again after every load of a document (an open,
+  // a restored journal, a backup, an import) and when the signed-in user changes.
   useEffect(() => {
-    const follow = (state: { workflowId: string | null; location: string | null; user: unknown }) =>
-      void runner.resume(state.location === "cloud" && state.user ? state.workflowId : null);
-    follow(useWorkspace.getState());
-    const stop = useWorkspace.subscribe((state, before) => {
-      if (state.workflowId !== before.workflowId || state.user !== before.user) follow(state);
+    const follow = () => {
+      const { location, user, workflowId } = useWorkspace.getState();
+      void runner.resume(location === "cloud" && user ? workflowId : null);
+    };
+    follow();
+    const stopWorkspace = useWorkspace.subscribe((state, before) => {
+      if (state.workflowId !== before.workflowId || state.user !== before.user) follow();
+    });
+    const stopDocument = store.subscribe((state, before) => {
+      if (state.loads !== before.loads) follow();
     });
     return () => {
-      stop();
+      stopWorkspace();
+      stopDocument();
       runner.dispose();
     };
-  }, [runner]);
+  }, [runner, store]);
   return (
     <DocumentProvider store={store}>
       <PersistenceProvider value={persistence}>

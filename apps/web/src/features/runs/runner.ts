@@ -4,7 +4,7 @@ import {
   RUN_MESSAGES,
   TERMINAL_QUEUE_STATUSES,
 } from "@atelier/core";
-import type { api, JobStatus } from "../../services/api.ts";
+import { type api, ApiError, type JobStatus } from "../../services/api.ts";
 import { notify } from "../canvas/notify.ts";
 import type { DocumentStore } from "../document/store.ts";
 import type { CanvasNodeData } from "../document/types.ts";
@@ -159,6 +159,9 @@ export function createRunner(documents: DocumentStore, deps: RunnerDeps): Runner
     stream.track(job.requestId, now);
   };
 
+  /** Counts resumes, so only the latest one applies its answer. */
+  let resumes = 0;
+
   // Image automation's code loads with the first automation run or resume (DESIGN §7).
   let automation: Automation | null = null;
   const loadAutomation = async (): Promise<Automation> => {
@@ -244,14 +247,24 @@ export function createRunner(documents: DocumentStore, deps: RunnerDeps): Runner
     },
 
     async resume(id) {
+      const resumeOf = ++resumes;
       runs.getState().clear();
       stream.reset();
+      const running = () =>
+        documents.getState().nodes.filter((node) => node.data.status === "processing");
+      // Signed out with nothing running there is nothing to ask for (and maybe no session).
+      if (!useWorkspace.getState().user && running().length === 0) return;
       let jobs: JobStatus[];
       try {
         ({ jobs } = await deps.api.listJobs(id));
-      } catch {
-        return; // Signed out or offline: nothing to pick up.
+      } catch (error) {
+        // No session: no job can be running for these nodes, so they stop saying so.
+        if (error instanceof ApiError && error.status === 401 && resumeOf === resumes)
+          for (const node of running()) write(node.id, { status: "idle" });
+        return; // Offline: the nodes keep their state until the next load.
       }
+      // A later load (or user) started its own resume: this answer is for another document.
+      if (resumeOf !== resumes) return;
       const newest = new Map<string, JobStatus>();
       for (const job of jobs) if (!newest.has(job.nodeId)) newest.set(job.nodeId, job);
       // Automation items: follow the unfinished, apply the ends of the rest.
