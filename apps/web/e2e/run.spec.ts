@@ -161,6 +161,41 @@ test.describe("running generations (offline local provider)", () => {
     expect(jobLists.filter((status) => status !== 200)).toEqual([]);
   });
 
+  test("while a job waits in the queue, its node says Queued, not Running", async ({ page }) => {
+    const canvas = new CanvasPage(page);
+    await canvas.open();
+    await canvas.signUp("run-queued");
+    const image = await canvas.add("FLUX1.1 [pro]");
+    await canvas.node(image).getByRole("textbox", { name: "Prompt" }).fill("a queue");
+    // Every change of the node is checked as it happens: the pill and the run controls agree.
+    await canvas.node(image).evaluate((element) => {
+      const seen = { queued: 0, mismatched: [] as string[] };
+      (window as unknown as { pillCheck: typeof seen }).pillCheck = seen;
+      const check = () => {
+        const state = element.querySelector(".run-state")?.textContent ?? "";
+        const pill = element.querySelector(".status-pill")?.textContent ?? "";
+        if (state.startsWith("Queued")) {
+          seen.queued++;
+          if (!pill.startsWith("Queued")) seen.mismatched.push(`${state} / ${pill}`);
+        }
+      };
+      new MutationObserver(check).observe(element, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+      });
+    });
+    await canvas.node(image).getByRole("button", { name: "Run", exact: true }).click();
+    await expect(canvas.node(image).locator(".status-pill")).toHaveText("Done", {
+      timeout: 30_000,
+    });
+    const seen = await page.evaluate(
+      () => (window as unknown as { pillCheck: { queued: number; mismatched: string[] } }).pillCheck,
+    );
+    expect(seen.queued).toBeGreaterThan(0);
+    expect(seen.mismatched).toEqual([]);
+  });
+
   test("a missing required input is shown on the node and nothing is sent", async ({ page }) => {
     const canvas = new CanvasPage(page);
     await canvas.open();

@@ -7,6 +7,7 @@ import type { CanvasNode } from "../document/types.ts";
 import { usePreferences } from "../preferences/store.ts";
 import { type HistoryEntry, ResultHistory } from "../runs/ResultHistory.tsx";
 import { RunControls } from "../runs/RunControls.tsx";
+import { StatusPill } from "../runs/StatusPill.tsx";
 import { ZoomedOut } from "./detail-level.ts";
 import { NodeTitle } from "./NodeTitle.tsx";
 import { ParamField } from "./ParamField.tsx";
@@ -16,13 +17,6 @@ import { fieldsOf } from "./schema-fields.ts";
 import { SpecialContent, showsOwnResult } from "./special/SpecialContent.tsx";
 import { UploadProgress } from "./UploadProgress.tsx";
 import { MediaPreview } from "./viewers/MediaPreview.tsx";
-
-const STATUS_TEXT = {
-  idle: "Idle",
-  processing: "Running",
-  complete: "Done",
-  error: "Error",
-} as const;
 
 /**
  * Every catalogue node: header, typed handles, a parameter form from its schema, status
@@ -82,9 +76,7 @@ export const GenericNode = memo(function GenericNode({
         />
         {/* Notes, viewers and references never run: "Idle" would only be noise on them. */}
         {definition.run.kind !== "none" || status !== "idle" ? (
-          <span className={`status-pill status-${status}`} role="status">
-            {STATUS_TEXT[status]}
-          </span>
+          <StatusPill id={id} status={status} />
         ) : null}
       </header>
       <RunControls id={id} type={type} />

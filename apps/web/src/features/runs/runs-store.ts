@@ -94,6 +94,11 @@ export function useNodeRun(nodeId: string, store: RunsStore = runsStore): RunEnt
   return useStore(store, (state) => state.runs[nodeId]);
 }
 
+/** True while the node's request waits in the queue; a boolean, so it re-renders on a flip only. */
+export function useNodeQueued(nodeId: string, store: RunsStore = runsStore): boolean {
+  return useStore(store, (state) => state.runs[nodeId]?.status === "IN_QUEUE");
+}
+
 /** True while the tab has any queue entry (mounts the queue panel). */
 export function useHasRuns(store: RunsStore = runsStore): boolean {
   return useStore(store, (state) => Object.keys(state.runs).length > 0);
