@@ -176,7 +176,8 @@ export async function saveWorkflow(
     try {
       const latest = data ?? (await serializeCurrent(documents));
       const { createBackup } = await backupStore();
-      await createBackup(await local(), state, latest);
+      const { workflowId, name, basedOn } = state;
+      await createBackup(await local(), { workflowId, name, basedOn }, latest);
       notify.error("Failed to save workflow. An encrypted backup has been created locally.");
     } catch (backupError) {
       console.error("Backup failed", backupError);
