@@ -3,6 +3,7 @@ import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { ApiError, api } from "../../services/api.ts";
 import { notify } from "../canvas/notify.ts";
 import { usePersistence } from "../persistence/context.tsx";
+import { ConfirmDelete, type PendingDelete } from "./ConfirmDelete.tsx";
 
 interface WorkflowEntry {
   id: string;
@@ -40,13 +41,14 @@ const failure = (error: unknown, fallback: string) =>
   error instanceof ApiError && error.message ? error.message : fallback;
 
 /** Cloud workflows by folder: create, rename, delete folders; move, copy, fork, delete workflows. */
-export function Folders({ onChanged }: { onChanged(): void }) {
+export function Folders({ onChanged, revision }: { onChanged(): void; revision: string }) {
   const persistence = usePersistence();
   const [folders, setFolders] = useState<Folder[]>([]);
   const [workflows, setWorkflows] = useState<WorkflowEntry[]>([]);
   const [filter, setFilter] = useState<string | "all" | "unfiled">("all");
   const [draft, setDraft] = useState("");
   const [renaming, setRenaming] = useState<{ id: string; name: string } | null>(null);
+  const [pendingDelete, setPendingDelete] = useState<PendingDelete | null>(null);
 
   const refresh = useCallback(async () => {
     try {
@@ -60,7 +62,9 @@ export function Folders({ onChanged }: { onChanged(): void }) {
       notify.error(failure(error, "Request timed out"));
     }
   }, []);
-  useEffect(() => void refresh(), [refresh]);
+  // Again after each save and open elsewhere (the revision), so new workflows show here too.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the revision is the trigger
+  useEffect(() => void refresh(), [refresh, revision]);
 
   const run = async (action: () => Promise<unknown>, fallback: string) => {
     try {
@@ -158,7 +162,13 @@ export function Folders({ onChanged }: { onChanged(): void }) {
                 <button
                   type="button"
                   aria-label={`Delete folder ${folder.name}`}
-                  onClick={() => void run(() => api.deleteFolder(folder.id), FOLDER_ERRORS.delete)}
+                  onClick={() =>
+                    setPendingDelete({
+                      kind: "folder",
+                      name: folder.name,
+                      run: () => void run(() => api.deleteFolder(folder.id), FOLDER_ERRORS.delete),
+                    })
+                  }
                 >
                   ✕
                 </button>
@@ -200,7 +210,15 @@ export function Folders({ onChanged }: { onChanged(): void }) {
               type="button"
               aria-label={`Delete ${workflow.name}`}
               onClick={() =>
-                void run(() => api.deleteWorkflow(workflow.id), "Failed to delete workflow")
+                setPendingDelete({
+                  kind: "workflow",
+                  name: workflow.name,
+                  run: () =>
+                    void run(async () => {
+                      await api.deleteWorkflow(workflow.id);
+                      persistence.forgetDeleted(workflow.id);
+                    }, "Failed to delete workflow"),
+                })
               }
             >
               Delete
@@ -209,6 +227,9 @@ export function Folders({ onChanged }: { onChanged(): void }) {
         ))}
         {shown.length === 0 ? <li className="muted">No workflows here</li> : null}
       </ul>
+      {pendingDelete ? (
+        <ConfirmDelete pending={pendingDelete} onClose={() => setPendingDelete(null)} />
+      ) : null}
     </section>
   );
 }

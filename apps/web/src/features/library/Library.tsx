@@ -2,7 +2,9 @@ import { LIMITS } from "@atelier/core";
 import { useCallback, useEffect, useState } from "react";
 import { api } from "../../services/api.ts";
 import { usePersistence } from "../persistence/context.tsx";
+import type { LocalDb } from "../persistence/local-db.ts";
 import { useWorkspace } from "../persistence/workspace-store.ts";
+import { usePreferences } from "../preferences/store.ts";
 import { Folders } from "./Folders.tsx";
 
 interface Entry {
@@ -11,13 +13,30 @@ interface Entry {
   when: number;
 }
 
+/**
+ * Earlier versions kept the recent list in IndexedDB, unpruned: its newest 10 move into the
+ * preferences (SPEC §3) once, and the table is emptied.
+ */
+async function adoptOlderRecentList(db: LocalDb): Promise<void> {
+  const older = await db.recent.orderBy("accessedAt").toArray();
+  if (older.length === 0) return;
+  const { rememberRecent } = usePreferences.getState();
+  for (const entry of older) rememberRecent({ ...entry });
+  await db.recent.clear();
+}
+
 /** Recent workflows (3 shown, 10 kept) and all workflows: this browser's or the cloud's. */
 export function Library() {
   const persistence = usePersistence();
   const user = useWorkspace((state) => state.user);
   const currentId = useWorkspace((state) => state.workflowId);
   const saveState = useWorkspace((state) => state.save.state);
-  const [recent, setRecent] = useState<Entry[]>([]);
+  const recentWorkflows = usePreferences((state) => state.recentWorkflows);
+  const recent = recentWorkflows.map((entry) => ({
+    id: entry.id,
+    name: entry.name,
+    when: entry.accessedAt,
+  }));
   const [all, setAll] = useState<Entry[]>([]);
   const [showAllRecent, setShowAllRecent] = useState(false);
   const [backups, setBackups] = useState<Entry[]>([]);
@@ -28,12 +47,7 @@ export function Library() {
     setBackups(
       kept.map((backup) => ({ id: String(backup.id), name: backup.name, when: backup.createdAt })),
     );
-    const recents = await localDb.recent
-      .orderBy("accessedAt")
-      .reverse()
-      .limit(LIMITS.recent.kept)
-      .toArray();
-    setRecent(recents.map((entry) => ({ id: entry.id, name: entry.name, when: entry.accessedAt })));
+    await adoptOlderRecentList(localDb);
     if (user) {
       const { workflows } = await api.listWorkflows().catch(() => ({ workflows: [] }));
       setAll(
@@ -124,7 +138,7 @@ export function Library() {
           <ul>{all.map(item)}</ul>
         )}
       </section>
-      {user ? <Folders onChanged={() => void refresh()} /> : null}
+      {user ? <Folders onChanged={() => void refresh()} revision={refreshKey} /> : null}
     </nav>
   );
 }

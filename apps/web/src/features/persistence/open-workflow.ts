@@ -2,6 +2,7 @@ import { type SavedWorkflow, WORKFLOW_ERRORS } from "@atelier/core";
 import { ApiError } from "../../services/api.ts";
 import { notify } from "../canvas/notify.ts";
 import type { DocumentGraph } from "../document/types.ts";
+import { usePreferences } from "../preferences/store.ts";
 import { LAST_WORKFLOW_KEY, local, locationOf } from "./document-io.ts";
 import { fetchWorkflow, LOAD_STEPS } from "./load-workflow.ts";
 import { useWorkspace } from "./workspace-store.ts";
@@ -48,10 +49,7 @@ export async function openWorkflow(target: OpenTarget, id: string): Promise<void
     if (found.location === "cloud" && found.fromDevice)
       notify.info("The server is slow to answer: opened the copy kept on this device.");
     localStorage.setItem(LAST_WORKFLOW_KEY, id);
-    // The canvas is ready: the recent list is written without holding the loading message.
-    void local()
-      .then((db) => db.recent.put({ id, name: found.name, accessedAt: Date.now() }))
-      .catch((error: unknown) => console.warn("Could not update the recent list", error));
+    usePreferences.getState().rememberRecent({ id, name: found.name, accessedAt: Date.now() });
   } catch (error) {
     const message = error instanceof Error ? error.message : "";
     if (message === WORKFLOW_ERRORS.notInAnyStorage(id) || error instanceof ApiError) {

@@ -4,6 +4,7 @@ import { notify } from "../canvas/notify.ts";
 import { isEdited } from "../document/history.ts";
 import type { DocumentStore } from "../document/store.ts";
 import type { DocumentGraph } from "../document/types.ts";
+import { usePreferences } from "../preferences/store.ts";
 import { LAST_WORKFLOW_KEY, local, locationOf, serializeCurrent } from "./document-io.ts";
 import { clearJournal, readJournal, writeExitJournal, writeJournal } from "./journal.ts";
 import type { OpenTarget } from "./open-workflow.ts";
@@ -123,6 +124,19 @@ export function createPersistence(documents: DocumentStore) {
       });
       void clearJournal();
       localStorage.removeItem(LAST_WORKFLOW_KEY);
+    },
+
+    /**
+     * After a workflow was deleted: off the recent list, and if it is the open one, the
+     * canvas keeps it as unsaved work (the next save makes a new workflow).
+     */
+    forgetDeleted(id: string): void {
+      usePreferences.getState().forgetRecent(id);
+      if (localStorage.getItem(LAST_WORKFLOW_KEY) === id)
+        localStorage.removeItem(LAST_WORKFLOW_KEY);
+      if (workspace.getState().workflowId !== id) return;
+      workspace.getState().set({ workflowId: null, location: null, basedOn: null, dirty: true });
+      journalTimer ??= setTimeout(() => void journalNow(), JOURNAL_DELAY_MS);
     },
 
     /** Downloads the workflow as a .json file. */

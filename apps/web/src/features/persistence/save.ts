@@ -10,6 +10,7 @@ import { notify } from "../canvas/notify.ts";
 import { isEdited } from "../document/history.ts";
 import type { DocumentStore } from "../document/store.ts";
 import type { DocumentGraph } from "../document/types.ts";
+import { usePreferences } from "../preferences/store.ts";
 import type { CloudRow } from "./cloud-save.ts";
 import { LAST_WORKFLOW_KEY, local, serializeCurrent } from "./document-io.ts";
 import { clearJournal } from "./journal.ts";
@@ -160,7 +161,7 @@ export async function saveWorkflow(
       progress(90);
       finishSave(documents, { workflowId: id, location: "local" });
     }
-    await (await local()).recent.put({
+    usePreferences.getState().rememberRecent({
       id: useWorkspace.getState().workflowId as string,
       name: state.name,
       accessedAt: Date.now(),

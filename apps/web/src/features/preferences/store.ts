@@ -1,4 +1,4 @@
-import { NOTIFICATION_SETTING_DEFAULT, PREFERENCE_DEFAULTS } from "@atelier/core";
+import { LIMITS, NOTIFICATION_SETTING_DEFAULT, PREFERENCE_DEFAULTS } from "@atelier/core";
 import { create } from "zustand";
 
 /**
@@ -16,9 +16,16 @@ export const PREFERENCES = {
 
 export type Preferences = typeof PREFERENCES;
 
+export type RecentWorkflow = Preferences["recentWorkflows"][number];
+
 interface PreferenceActions {
   setPreference<K extends keyof Preferences>(key: K, value: Preferences[K]): void;
+  /** Back to the defaults; the recent list is history, not a setting, and stays. */
   resetPreferences(): void;
+  /** Puts a workflow first in the recent list, which keeps SPEC §9's 10 entries. */
+  rememberRecent(entry: RecentWorkflow): void;
+  /** Takes a deleted workflow off the recent list. */
+  forgetRecent(id: string): void;
 }
 
 const STORAGE_KEY = "atelier.preferences";
@@ -42,7 +49,19 @@ export const usePreferences = create<Preferences & PreferenceActions>()((set) =>
   ...PREFERENCES,
   ...stored(),
   setPreference: (key, value) => set({ [key]: value } as Partial<Preferences>),
-  resetPreferences: () => set({ ...PREFERENCES }),
+  resetPreferences: () =>
+    set((state) => ({ ...PREFERENCES, recentWorkflows: state.recentWorkflows })),
+  rememberRecent: (entry) =>
+    set((state) => ({
+      recentWorkflows: [
+        entry,
+        ...state.recentWorkflows.filter((recent) => recent.id !== entry.id),
+      ].slice(0, LIMITS.recent.kept),
+    })),
+  forgetRecent: (id) =>
+    set((state) => ({
+      recentWorkflows: state.recentWorkflows.filter((recent) => recent.id !== id),
+    })),
 }));
 
 usePreferences.subscribe((state) => {
