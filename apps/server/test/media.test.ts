@@ -238,4 +238,48 @@ describe("media uploads (SPEC §5, §6)", () => {
     await alice.json("DELETE", `/api/workflows/${fork.body.workflowId}`);
     expect((await fetch(file.body.url)).status).toBe(404);
   });
+
+  it("fills the workflow's media refs from its manifest (id|path|nodeId|outputKey|type); a fork names its own rows", async () => {
+    type Row = { workflow: { media_refs: string[]; updated_at: string } };
+    const id = (
+      await alice.json<{ workflow: { id: string } }>("POST", "/api/workflows", {
+        name: "Refs",
+        data: makeWorkflow(),
+      })
+    ).body.workflow.id;
+    const before = (await alice.json<Row>("GET", `/api/workflows/${id}`)).body.workflow;
+    expect(before.media_refs).toEqual([]);
+    const file = await upload(
+      alice,
+      { name: "a.png", type: "image/png", bytes: await pngBytes() },
+      { workflowId: id, nodeId: "node-1", outputKey: "imageUrl" },
+    );
+    // A file that belongs to no node output has no ref.
+    await upload(
+      alice,
+      { name: "b.png", type: "image/png", bytes: await pngBytes() },
+      { workflowId: id },
+    );
+    const after = (await alice.json<Row>("GET", `/api/workflows/${id}`)).body.workflow;
+    expect(after.media_refs).toEqual([
+      `${file.body.id}|${file.body.path}|node-1|imageUrl|image/png`,
+    ]);
+    // Not an edit: a save based on the version before the upload still lands.
+    expect(after.updated_at).toBe(before.updated_at);
+
+    const fork = await alice.json<{ workflowId: string }>("POST", "/api/workflows/fork", {
+      sourceWorkflowId: id,
+    });
+    const forked = (await alice.json<Row>("GET", `/api/workflows/${fork.body.workflowId}`)).body
+      .workflow;
+    expect(forked.media_refs).toHaveLength(1);
+    const [refId, path, nodeId, outputKey, type] = (forked.media_refs[0] as string).split("|");
+    expect(refId).not.toBe(file.body.id);
+    expect([path, nodeId, outputKey, type]).toEqual([
+      file.body.path,
+      "node-1",
+      "imageUrl",
+      "image/png",
+    ]);
+  });
 });

@@ -7,7 +7,7 @@ import { notFound } from "../http/errors.ts";
 import { announceWorkflowChange } from "../realtime/events.ts";
 import type { BlobStore } from "../storage/blob-store.ts";
 import { replaceChunks } from "./chunk-store.ts";
-import { removeUnreferencedFiles } from "./media.ts";
+import { refreshMediaRefs, removeUnreferencedFiles } from "./media.ts";
 import { nextTimestamp, refuseTooLarge, storedColumns, withId } from "./save-workflow.ts";
 import { encodeWorkflow, partsOf, readWorkflowData } from "./workflow-data.ts";
 import { readWorkflowJson, type WorkflowJsonCache } from "./workflow-json.ts";
@@ -239,7 +239,6 @@ export async function copyWorkflow(
             : null,
       isPublic: options.isPublic ?? false,
       thumbnailUrl: source.thumbnailUrl,
-      mediaRefs: source.mediaRefs,
       forkedFrom: options.fork ? source.id : source.forkedFrom,
       data: {
         ...data,
@@ -259,6 +258,8 @@ export async function copyWorkflow(
         .insert(workflowMediaManifest)
         .values({ ...file, id: randomUUID(), workflowId: row.id, userId });
     }
+    // The copy's refs name its own manifest rows.
+    await refreshMediaRefs(tx, row.id);
     if (options.fork) {
       await tx
         .update(workflows)
