@@ -190,7 +190,8 @@ test.describe("running generations (offline local provider)", () => {
       timeout: 30_000,
     });
     const seen = await page.evaluate(
-      () => (window as unknown as { pillCheck: { queued: number; mismatched: string[] } }).pillCheck,
+      () =>
+        (window as unknown as { pillCheck: { queued: number; mismatched: string[] } }).pillCheck,
     );
     expect(seen.queued).toBeGreaterThan(0);
     expect(seen.mismatched).toEqual([]);

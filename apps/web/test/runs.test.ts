@@ -299,7 +299,9 @@ describe("runner", () => {
     ]);
     const first = runner.resume(null);
     // The journal comes back: the running node is on the canvas only now.
-    documents.getState().load({ nodes: [node("a", "flux-pro", { status: "processing" })], edges: [] });
+    documents
+      .getState()
+      .load({ nodes: [node("a", "flux-pro", { status: "processing" })], edges: [] });
     await runner.resume(null);
     answerFirst({ jobs: [job({ requestId: "stale", nodeId: "x", status: "COMPLETED" })] });
     await first;

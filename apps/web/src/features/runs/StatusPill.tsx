@@ -8,7 +8,6 @@ const STATUS_TEXT = {
   error: "Error",
 } as const;
 
-
 /**
  * A node's status in its header. A processing node whose job still waits in the queue says
  * "Queued", as its run controls do; only that flip re-renders it.

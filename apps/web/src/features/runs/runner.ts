@@ -4,7 +4,7 @@ import {
   RUN_MESSAGES,
   TERMINAL_QUEUE_STATUSES,
 } from "@atelier/core";
-import { type api, ApiError, type JobStatus } from "../../services/api.ts";
+import { ApiError, type api, type JobStatus } from "../../services/api.ts";
 import { notify } from "../canvas/notify.ts";
 import type { DocumentStore } from "../document/store.ts";
 import type { CanvasNodeData } from "../document/types.ts";
