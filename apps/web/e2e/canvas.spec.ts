@@ -78,6 +78,25 @@ test.describe("canvas editor", () => {
     await canvas.shot("04-undo-redo");
   });
 
+  test("an edit too large to record ends the undo history: undo and redo bring nothing stale back", async ({
+    page,
+  }) => {
+    const canvas = new CanvasPage(page);
+    await canvas.open();
+    // 21 recorded "Add node" entries, then one delete of all 21 (over the 20-node limit).
+    for (let count = 0; count < 21; count++) await canvas.add("Text");
+    await canvas.page.locator(".react-flow__pane").click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press("Control+a");
+    await page.keyboard.press("Delete");
+    await expect(canvas.nodes()).toHaveCount(0);
+    await page.keyboard.press("Control+z");
+    await page.keyboard.press("Control+Shift+z");
+    // No node the user deleted comes back, and no undo of an unseen edit was reported.
+    await expect(canvas.nodes()).toHaveCount(0);
+    await expect(canvas.toast("Undid:")).toHaveCount(0);
+    await expect(canvas.toast("Redid:")).toHaveCount(0);
+  });
+
   test("aligns, distributes, groups and ungroups from the selection toolbar", async ({ page }) => {
     const canvas = new CanvasPage(page);
     await canvas.open();

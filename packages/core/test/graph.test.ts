@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   alignNodes,
@@ -205,6 +206,29 @@ describe("groups", () => {
     const seventeenth = pickGroupColor(used);
     expect(GROUP_COLORS).toContain(seventeenth);
     expect(pickGroupColor([...used, seventeenth])).not.toBe(seventeenth);
+  });
+
+  it("group, ungroup, group again picks an unused colour, never one in use while one is free", () => {
+    // Each step groups (true) or ungroups the group at `index` of those on the canvas.
+    const step = fc.tuple(fc.boolean(), fc.nat());
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
+        const canvas: string[] = [];
+        for (const [group, index] of steps) {
+          if (!group) {
+            if (canvas.length > 0) canvas.splice(index % canvas.length, 1);
+            continue;
+          }
+          const color = pickGroupColor(canvas);
+          const uses = (c: string) => canvas.filter((used) => used === c).length;
+          // Free colours first; only when all 16 are in use, one used the fewest times.
+          expect(uses(color)).toBe(Math.min(...GROUP_COLORS.map(uses)));
+          canvas.push(color);
+        }
+      }),
+    );
+    const inUse = GROUP_COLORS.filter((color) => color !== GROUP_COLORS[3]);
+    expect(pickGroupColor(inUse)).toBe(GROUP_COLORS[3]);
   });
 });
 

@@ -20,7 +20,7 @@ type Connection = {
 };
 
 export interface DocumentActions {
-  /** React Flow's node changes: moves (one history entry per drag, after 1 s idle), selection, sizes, removals. */
+  /** React Flow's node changes: moves and resizes (one history entry each, after 1 s idle), selection, sizes, removals. */
   onNodesChange(changes: NodeChange<CanvasNode>[]): void;
   onEdgesChange(changes: EdgeChange<CanvasEdge>[]): void;
   addNode(type: string, position: { x: number; y: number }): CanvasNode;
@@ -42,7 +42,7 @@ export interface DocumentActions {
   redo(): string | null;
   /** Replaces the whole document (load, import, restore); not an undoable edit. */
   load(graph: DocumentGraph): void;
-  /** Changes from outside the user's editing (uploads, runs): only the named nodes, not undoable. */
+  /** Changes from outside the user's editing (uploads, runs): only the named nodes, not undoable; undo and redo keep them. */
   applyExternal(data: ReadonlyMap<string, CanvasNodeData>): void;
   /** A node was drawn: its size hint's handles give way to measured ones (batched). */
   drawn(id: string): void;

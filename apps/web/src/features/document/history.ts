@@ -1,5 +1,5 @@
 import { LIMITS } from "@atelier/core";
-import type { CanvasEdge, CanvasNode, DocumentGraph } from "./types.ts";
+import type { CanvasEdge, CanvasNode, CanvasNodeData, DocumentGraph } from "./types.ts";
 
 /** The state of some nodes and edges; `null` means "did not exist". */
 export interface Snapshot {
@@ -16,11 +16,28 @@ export interface HistoryEntry {
 /** Fields that are view state, not document: changing only these is not an edit. */
 const VIEW_FIELDS = new Set(["selected", "dragging", "measured", "resizing", "handles"]);
 
-function sameIgnoringView(a: object, b: object): boolean {
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+const sameFields = (a: unknown, b: unknown): boolean => {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || !a || !b) return false;
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const keys = new Set([...Object.keys(left), ...Object.keys(right)]);
+  for (const key of keys) if (left[key] !== right[key]) return false;
+  return true;
+};
+
+/**
+ * Same document content. Positions compare by value (a node dragged back to its place is
+ * unchanged) and data key by key (an outside write rebuilds the data object, see `rebase`).
+ */
+function sameContent(a: object, b: object): boolean {
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const keys = new Set([...Object.keys(left), ...Object.keys(right)]);
   for (const key of keys) {
-    if (VIEW_FIELDS.has(key)) continue;
-    if ((a as Record<string, unknown>)[key] !== (b as Record<string, unknown>)[key]) return false;
+    if (VIEW_FIELDS.has(key) || left[key] === right[key]) continue;
+    if ((key === "position" || key === "data") && sameFields(left[key], right[key])) continue;
+    return false;
   }
   return true;
 }
@@ -35,7 +52,7 @@ function diffAligned<T extends { id: string }>(before: readonly T[], after: read
     const item = after[index] as T;
     if (previous === item) continue;
     if (previous.id !== item.id) return null;
-    if (sameIgnoringView(previous, item)) continue;
+    if (sameContent(previous, item)) continue;
     was.set(item.id, previous);
     now.set(item.id, item);
   }
@@ -52,7 +69,7 @@ function diffById<T extends { id: string }>(before: readonly T[], after: readonl
   for (const [id, item] of next) {
     const previous = old.get(id);
     if (previous === item) continue;
-    if (previous && sameIgnoringView(previous, item)) continue;
+    if (previous && sameContent(previous, item)) continue;
     was.set(id, previous ?? null);
     now.set(id, item);
   }
@@ -140,6 +157,84 @@ export function applySnapshot(graph: DocumentGraph, snapshot: Snapshot): Documen
     nodes: parentsFirst(apply(graph.nodes, snapshot.nodes)),
     edges: apply(graph.edges, snapshot.edges),
   };
+}
+
+/** Every item of `snapshot` is as the snapshot has it (`null`: absent), ignoring view state. */
+function holdsItems<T extends { id: string }>(
+  items: readonly T[],
+  expected: ReadonlyMap<string, T | null>,
+): boolean {
+  if (expected.size === 0) return true;
+  const current = new Map<string, T>();
+  for (const item of items) if (expected.has(item.id)) current.set(item.id, item);
+  for (const [id, item] of expected) {
+    const now = current.get(id);
+    if (item === null ? now !== undefined : !now || !sameContent(now, item)) return false;
+  }
+  return true;
+}
+
+/**
+ * True when the graph is still as the snapshot left it: only then is applying the other side
+ * of its entry an exact undo (or redo). Anything else means an edit bypassed history.
+ */
+export function holds(graph: DocumentGraph, snapshot: Snapshot): boolean {
+  return holdsItems(graph.nodes, snapshot.nodes) && holdsItems(graph.edges, snapshot.edges);
+}
+
+/** What an outside write (a run, an upload) changed in one node's data. */
+export interface OutsideWrite {
+  keys: string[];
+  data: CanvasNodeData;
+}
+
+export function outsideWrite(before: CanvasNodeData, after: CanvasNodeData): OutsideWrite {
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return { keys: [...keys].filter((key) => before[key] !== after[key]), data: after };
+}
+
+/** The node with an outside write's keys laid over its data. */
+export function withWrite(node: CanvasNode, write: OutsideWrite): CanvasNode {
+  const data = { ...node.data };
+  for (const key of write.keys) {
+    if (key in write.data) data[key] = write.data[key];
+    else delete data[key];
+  }
+  return { ...node, data };
+}
+
+const unchanged = <T extends object>(was: Map<string, T | null>, now: Map<string, T | null>) =>
+  [...now].every(([id, item]) => {
+    const previous = was.get(id) ?? null;
+    return item && previous ? sameContent(previous, item) : item === previous;
+  });
+
+/**
+ * The entries as if the outside writes had come before them, so that undo and redo keep a
+ * run's result and revert only the user's edits. An entry left changing nothing is dropped
+ * (undo must not report an edit it cannot show).
+ */
+export function rebase(
+  entries: HistoryEntry[],
+  writes: ReadonlyMap<string, OutsideWrite>,
+): HistoryEntry[] {
+  const onSnapshot = (snapshot: Snapshot): Snapshot => {
+    const nodes = new Map(snapshot.nodes);
+    for (const [id, write] of writes) {
+      const node = nodes.get(id);
+      if (node) nodes.set(id, withWrite(node, write));
+    }
+    return { nodes, edges: snapshot.edges };
+  };
+  const ids = [...writes.keys()];
+  if (!entries.some((entry) => ids.some((id) => entry.after.nodes.has(id)))) return entries;
+  return entries.flatMap((entry) => {
+    if (!ids.some((id) => entry.after.nodes.has(id))) return [entry];
+    const before = onSnapshot(entry.before);
+    const after = onSnapshot(entry.after);
+    const noop = unchanged(before.nodes, after.nodes) && unchanged(before.edges, after.edges);
+    return noop ? [] : [{ label: entry.label, before, after }];
+  });
 }
 
 /** Appends an entry, keeping the newest 50. */

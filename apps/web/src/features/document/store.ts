@@ -13,7 +13,17 @@ import { applyEdgeChanges, applyNodeChanges } from "@xyflow/react";
 import { createStore } from "zustand/vanilla";
 import type { DocumentActions, DocumentState } from "./actions.ts";
 import { createEdge, createNode, moveTo, newId, removeNodes, selectOnly } from "./factory.ts";
-import { applySnapshot, diffGraphs, parentsFirst, pushEntry } from "./history.ts";
+import {
+  applySnapshot,
+  diffGraphs,
+  holds,
+  type OutsideWrite,
+  outsideWrite,
+  parentsFirst,
+  pushEntry,
+  rebase,
+  withWrite,
+} from "./history.ts";
 import { withoutHandles, withSizeHint } from "./size-hints.ts";
 import type { CanvasEdge, CanvasNode, DocumentGraph } from "./types.ts";
 
@@ -22,6 +32,10 @@ export type { DocumentActions, DocumentState } from "./actions.ts";
 export type DocumentStore = ReturnType<typeof createDocumentStore>;
 
 const selected = (graph: DocumentGraph) => graph.nodes.filter((node) => node.selected);
+
+/** The colours of the groups on the canvas: a colour is free again once its group is gone. */
+const groupColors = (nodes: CanvasNode[]) =>
+  nodes.filter((node) => node.type === "group").map((node) => String(node.data.color ?? ""));
 
 /**
  * The document: nodes, edges and their undo history. Every edit is a named action that
@@ -45,6 +59,9 @@ export function createDocumentStore(initial: DocumentGraph = { nodes: [], edges:
     const record = (label: string, before: DocumentGraph, after: DocumentGraph) => {
       const diff = diffGraphs(label, before, after);
       if (diff.entry) set({ past: pushEntry(get().past, diff.entry), future: [] });
+      // Not recorded (SPEC §4), yet it changed what older entries would restore: undoing
+      // them now would replay stale states, so the history ends here.
+      else if (diff.reason === "too-large") set({ past: [], future: [] });
     };
 
     const settle = () => {
@@ -69,6 +86,15 @@ export function createDocumentStore(initial: DocumentGraph = { nodes: [], edges:
         clearTimeout(pending.timer);
         pending.timer = setTimeout(settle, LIMITS.history.dragIdleMs);
       }
+    };
+
+    /**
+     * The graph no longer holds what an entry left (an edit bypassed history): that entry
+     * and all behind it are stale, and replaying them would show or revert the wrong thing.
+     */
+    const forget = () => {
+      set({ past: [], future: [] });
+      return null;
     };
 
     /** Applies a named edit and records it as one history entry. */
@@ -97,10 +123,11 @@ export function createDocumentStore(initial: DocumentGraph = { nodes: [], edges:
         const rest = changes.filter((change) => change.type !== "remove");
         if (rest.length === 0) return;
         const moves = rest.filter((change) => change.type === "position");
-        if (moves.length > 0) {
-          extendPending("Move", "move");
-          dragging = moves.some((change) => change.dragging === true);
-        }
+        // NodeResizer sets width/height (`setAttributes`): a document edit, recorded as a drag is.
+        const resized = rest.some((change) => change.type === "dimensions" && change.setAttributes);
+        if (resized) extendPending("Resize", "resize");
+        else if (moves.length > 0) extendPending("Move", "move");
+        if (moves.length > 0) dragging = moves.some((change) => change.dragging === true);
         let nodes = applyNodeChanges(rest, get().nodes);
         // Measured: the size hint's handles give way to the measured ones (size-hints.ts).
         const measured = new Set(rest.flatMap((c) => (c.type === "dimensions" ? [c.id] : [])));
@@ -124,6 +151,7 @@ export function createDocumentStore(initial: DocumentGraph = { nodes: [], edges:
 
       addNode(type, position) {
         const node = createNode(type, position);
+        if (type === "group") node.data.color = pickGroupColor(groupColors(get().nodes));
         commit("Add node", (current) => ({
           nodes: [...selectOnly(current.nodes, new Set()), { ...node, selected: true }],
           edges: current.edges,
@@ -257,12 +285,9 @@ export function createDocumentStore(initial: DocumentGraph = { nodes: [], edges:
 
       groupSelection() {
         const chosen = selected(graph());
-        const used = get()
-          .nodes.filter((node) => node.type === "group")
-          .map((node) => String(node.data.color ?? ""));
         const result = groupNodes(chosen, {
           id: newId("group"),
-          color: pickGroupColor(used),
+          color: pickGroupColor(groupColors(get().nodes)),
           title: "Group",
         });
         if (!result) return false;
@@ -297,6 +322,7 @@ export function createDocumentStore(initial: DocumentGraph = { nodes: [], edges:
         settle();
         const entry = get().past.at(-1);
         if (!entry) return null;
+        if (!holds(graph(), entry.after)) return forget();
         const restored = applySnapshot(graph(), entry.before);
         set({ ...restored, past: get().past.slice(0, -1), future: [...get().future, entry] });
         return entry.label;
@@ -306,6 +332,7 @@ export function createDocumentStore(initial: DocumentGraph = { nodes: [], edges:
         settle();
         const entry = get().future.at(-1);
         if (!entry) return null;
+        if (!holds(graph(), entry.before)) return forget();
         const restored = applySnapshot(graph(), entry.after);
         set({ ...restored, future: get().future.slice(0, -1), past: pushEntry(get().past, entry) });
         return entry.label;
@@ -325,12 +352,27 @@ export function createDocumentStore(initial: DocumentGraph = { nodes: [], edges:
 
       applyExternal(data) {
         if (data.size === 0) return;
-        set({
-          nodes: get().nodes.map((node) => {
-            const next = data.get(node.id);
-            return next ? { ...node, data: next } : node;
-          }),
+        const writes = new Map<string, OutsideWrite>();
+        const nodes = get().nodes.map((node) => {
+          const next = data.get(node.id);
+          if (!next || next === node.data) return node;
+          writes.set(node.id, outsideWrite(node.data, next));
+          return { ...node, data: next };
         });
+        if (writes.size === 0) return;
+        // Not an edit of the user's: history (and a drag or typing not yet recorded) takes
+        // the write as if it had come first, so undo never reverts a run's result.
+        if (pending) {
+          const before = pending.before;
+          pending.before = {
+            nodes: before.nodes.map((node) => {
+              const write = writes.get(node.id);
+              return write ? withWrite(node, write) : node;
+            }),
+            edges: before.edges,
+          };
+        }
+        set({ nodes, past: rebase(get().past, writes), future: rebase(get().future, writes) });
       },
 
       drawn(id) {
