@@ -198,10 +198,10 @@ describe("group colours and history", () => {
     const first = state().nodes.find((node) => node.type === "group") as CanvasNode;
     select([first.id]);
     state().ungroupSelection();
-    // 25 nodes: the group takes the freed colour, and is too large to record.
+    // 25 nodes: the group takes the next colour of the round, and is too large to record.
     select(texts(25).map((node) => node.id));
     state().groupSelection();
-    expect(groupColors(state().nodes)).toEqual([GROUP_COLORS[0]]);
+    expect(groupColors(state().nodes)).toEqual([GROUP_COLORS[1]]);
     state().undo();
     const colors = groupColors(state().nodes);
     expect(new Set(colors).size).toBe(colors.length);
@@ -215,5 +215,36 @@ describe("group colours and history", () => {
     const added = state().addNode("group", { x: 0, y: 600 });
     expect(added.data.color).toBe(GROUP_COLORS[1]);
     expect(groupColors(state().nodes)).toEqual([GROUP_COLORS[0], GROUP_COLORS[1]]);
+  });
+
+  it("group, ungroup, group again: no colour repeats until all 16 have been used (SPEC §4)", () => {
+    const { state, select } = setup();
+    state().load({ nodes: texts(1), edges: [] });
+    const seen: string[] = [];
+    for (let round = 0; round < 17; round++) {
+      select(["n0"]);
+      state().groupSelection();
+      const group = state().nodes.find((node) => node.type === "group") as CanvasNode;
+      seen.push(String(group.data.color));
+      select([group.id]);
+      state().ungroupSelection();
+    }
+    expect(seen.slice(0, 16)).toEqual([...GROUP_COLORS]);
+    expect(seen[16]).toBe(GROUP_COLORS[0]);
+  });
+
+  it("a workflow opened with groups starts its round after their colours", () => {
+    const { state, select } = setup();
+    state().load({ nodes: texts(1), edges: [] });
+    select(["n0"]);
+    state().groupSelection();
+    // Opened again (a new round): its group's colour counts as given, even once ungrouped.
+    state().load({ nodes: state().nodes, edges: [] });
+    const opened = state().nodes.find((node) => node.type === "group") as CanvasNode;
+    select([opened.id]);
+    state().ungroupSelection();
+    select(["n0"]);
+    state().groupSelection();
+    expect(groupColors(state().nodes)).toEqual([GROUP_COLORS[1]]);
   });
 });

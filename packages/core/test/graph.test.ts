@@ -9,6 +9,7 @@ import {
   type GraphEdge,
   type GraphNode,
   groupNodes,
+  nextGroupColor,
   pickGroupColor,
   topologicalOrder,
   ungroupNodes,
@@ -229,6 +230,31 @@ describe("groups", () => {
     );
     const inUse = GROUP_COLORS.filter((color) => color !== GROUP_COLORS[3]);
     expect(pickGroupColor(inUse)).toBe(GROUP_COLORS[3]);
+  });
+});
+
+describe("group colour rounds (SPEC §4: none repeats until all 16 have been used)", () => {
+  it("a colour freed by an ungroup is not handed out again in the same round", () => {
+    let given: string[] = [];
+    const handed: string[] = [];
+    for (let count = 0; count < 16; count++) {
+      // Each group is ungrouped before the next: nothing stays in use.
+      const next = nextGroupColor(given, []);
+      handed.push(next.color);
+      given = next.given;
+    }
+    expect(handed).toEqual([...GROUP_COLORS]);
+    // A new round starts from the colours in use.
+    const inUse = [GROUP_COLORS[0], GROUP_COLORS[1]];
+    expect(nextGroupColor(given, inUse)).toEqual({
+      color: GROUP_COLORS[2],
+      given: [GROUP_COLORS[0], GROUP_COLORS[1], GROUP_COLORS[2]],
+    });
+  });
+
+  it("when all 16 are in use, one used the fewest times", () => {
+    const inUse = [...GROUP_COLORS, GROUP_COLORS[0]];
+    expect(nextGroupColor(GROUP_COLORS, inUse).color).toBe(GROUP_COLORS[1]);
   });
 });
 

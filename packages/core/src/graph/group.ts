@@ -34,6 +34,23 @@ export function pickGroupColor(usedColors: readonly string[]): string {
   return GROUP_COLORS.find((color) => counts.get(color) === fewest) as string;
 }
 
+/**
+ * The colour for a new group within a round of the palette (SPEC §4: none repeats until all
+ * 16 have been used). `given` are the colours this round has handed out (the groups of a
+ * workflow as it opened, then each new group's); a colour freed by an ungroup stays given.
+ * Once all 16 are, a new round starts from the colours in use, least used first.
+ */
+export function nextGroupColor(
+  given: readonly string[],
+  inUse: readonly string[],
+): { color: string; given: string[] } {
+  const round = new Set([...given, ...inUse]);
+  const fresh = GROUP_COLORS.find((color) => !round.has(color));
+  if (fresh) return { color: fresh, given: [...round, fresh] };
+  const color = pickGroupColor(inUse);
+  return { color, given: [...new Set(inUse), color] };
+}
+
 /** A node belongs to a group when it has a parent, or the legacy `data.groupId`. */
 export function isGrouped(node: GraphNode): boolean {
   return Boolean(node.parentId) || Boolean((node.data as { groupId?: unknown }).groupId);

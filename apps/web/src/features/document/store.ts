@@ -5,7 +5,7 @@ import {
   getNodeDefinition,
   groupNodes,
   LIMITS,
-  pickGroupColor,
+  nextGroupColor,
   ungroupNodes,
   validateConnection,
 } from "@atelier/core";
@@ -52,9 +52,16 @@ export function createDocumentStore(initial: DocumentGraph = { nodes: [], edges:
     key: string;
     timer: ReturnType<typeof setTimeout>;
   } | null = null;
+  /** The group colours handed out in this round of the palette (core's nextGroupColor). */
+  let colorsGiven = groupColors(initial.nodes);
 
   return createStore<DocumentState & DocumentActions>()((set, get) => {
     const graph = (): DocumentGraph => ({ nodes: get().nodes, edges: get().edges });
+    const nextColor = () => {
+      const next = nextGroupColor(colorsGiven, groupColors(get().nodes));
+      colorsGiven = next.given;
+      return next.color;
+    };
 
     const record = (label: string, before: DocumentGraph, after: DocumentGraph) => {
       const diff = diffGraphs(label, before, after);
@@ -151,7 +158,7 @@ export function createDocumentStore(initial: DocumentGraph = { nodes: [], edges:
 
       addNode(type, position) {
         const node = createNode(type, position);
-        if (type === "group") node.data.color = pickGroupColor(groupColors(get().nodes));
+        if (type === "group") node.data.color = nextColor();
         commit("Add node", (current) => ({
           nodes: [...selectOnly(current.nodes, new Set()), { ...node, selected: true }],
           edges: current.edges,
@@ -287,7 +294,7 @@ export function createDocumentStore(initial: DocumentGraph = { nodes: [], edges:
         const chosen = selected(graph());
         const result = groupNodes(chosen, {
           id: newId("group"),
-          color: pickGroupColor(groupColors(get().nodes)),
+          color: nextColor(),
           title: "Group",
         });
         if (!result) return false;
@@ -341,6 +348,7 @@ export function createDocumentStore(initial: DocumentGraph = { nodes: [], edges:
       load(next) {
         if (pending) clearTimeout(pending.timer);
         pending = null;
+        colorsGiven = groupColors(next.nodes);
         set({
           nodes: parentsFirst(next.nodes.map(withSizeHint)),
           edges: next.edges,
