@@ -1,11 +1,12 @@
 import { listNodeDefinitions, type NodeDefinition } from "@atelier/core";
 import { useEffect, useMemo, useRef, useState } from "react";
+import { usePopupPlacement } from "../canvas/place-popup.ts";
 import { CATEGORY_LABELS } from "./categories.ts";
 import { useDescriptions } from "./descriptions.ts";
 import { matches } from "./matches.ts";
 
 interface Props {
-  /** Screen position of the popup. */
+  /** Screen position it opens at (it flips or moves to stay inside the window). */
   at: { x: number; y: number };
   /** Limit the list (a dropped wire offers only compatible types). */
   only?: NodeDefinition[];
@@ -18,6 +19,7 @@ export function NodeSearch({ at, only, onPick, onClose }: Props) {
   const [query, setQuery] = useState("");
   const [active, setActive] = useState(0);
   const input = useRef<HTMLInputElement>(null);
+  const placement = usePopupPlacement<HTMLDivElement>(at);
   const descriptions = useDescriptions();
   const results = useMemo(
     () =>
@@ -30,8 +32,9 @@ export function NodeSearch({ at, only, onPick, onClose }: Props) {
 
   return (
     <div
+      ref={placement.ref}
       className="node-search"
-      style={{ left: at.x, top: at.y }}
+      style={placement.style}
       role="dialog"
       aria-label="Add a node"
     >
