@@ -194,6 +194,84 @@ describe("workflows API", () => {
     expect(chunks).toEqual([]);
   });
 
+  /** What a script might send: nodes without selected and dragging (SPEC §3 saves them as false). */
+  const withoutSelection = ({ nodes, ...rest }: SavedWorkflow) => ({
+    ...rest,
+    nodes: nodes.map(({ selected: _selected, dragging: _dragging, ...node }) => node),
+  });
+
+  it("accepts a workflow whose nodes omit selected and dragging, on every save path", async () => {
+    const data = makeWorkflow("Scripted", 3);
+    const { nodes, edges, ...head } = withoutSelection(data);
+    const id = (await create("Scripted", data)).body.workflow.id;
+    const read = async () =>
+      (await alice.json<{ workflow: Row }>("GET", `/api/workflows/${id}`)).body.workflow;
+    const asSave = async (fields: object) => ({
+      name: "Scripted",
+      basedOn: (await read()).updated_at,
+      ...fields,
+    });
+    // Each write path on its own (soft: a refusal on one still tries the next).
+    const writes: [string, string, () => Promise<object>][] = [
+      [
+        "POST",
+        "/api/workflows",
+        async () => ({ name: "Scripted", data: { ...head, nodes, edges } }),
+      ],
+      ["PUT", `/api/workflows/${id}`, () => asSave({ data: { ...head, nodes, edges } })],
+      ["PATCH", `/api/workflows/${id}`, () => asSave({ data: head, nodes, removed: [] })],
+      ["PUT", `/api/workflows/${id}/saves/scripted-1/batches/0`, async () => ({ nodes })],
+      [
+        "POST",
+        `/api/workflows/${id}/saves/scripted-1/commit`,
+        () => asSave({ batches: 1, data: { ...head, nodes: [], edges } }),
+      ],
+    ];
+    for (const [method, path, body] of writes) {
+      const written = await alice.json<{ error: string }>(method, path, await body());
+      expect.soft(written.status, `${method} ${path}: ${written.body.error}`).toBeLessThan(300);
+    }
+    // Stored as SPEC §3 saves them: selected and dragging written as false.
+    expect((await read()).data.nodes).toEqual(data.nodes);
+  });
+
+  it("accepts a workflow with only what SPEC §5 requires, filling in what SPEC §3 describes", async () => {
+    const before = Date.now();
+    const created = await alice.json<{ workflow: Row; error: string }>("POST", "/api/workflows", {
+      name: "Bare",
+      data: {
+        version: "1.0.0",
+        nodes: [
+          {
+            id: "a",
+            type: "text",
+            position: { x: 0, y: 0 },
+            data: { ports: [{ id: "text" }], inputValues: { text: {} } },
+          },
+        ],
+        edges: [],
+      },
+    });
+    expect(created.status, created.body.error).toBe(201);
+    const read = await alice.json<{ workflow: Row }>(
+      "GET",
+      `/api/workflows/${created.body.workflow.id}`,
+    );
+    const saved = read.body.workflow.data;
+    expect(saved.timestamp).toBeGreaterThanOrEqual(before);
+    expect(saved.metadata).toEqual({ name: "Untitled workflow", id: created.body.workflow.id });
+    expect(saved.nodes).toEqual([
+      {
+        id: "a",
+        type: "text",
+        position: { x: 0, y: 0 },
+        data: { ports: [{ id: "text", type: "any" }], inputValues: { text: { value: null } } },
+        selected: false,
+        dragging: false,
+      },
+    ]);
+  });
+
   it("refuses malformed workflow data", async () => {
     const result = await alice.json<{ error: string }>("POST", "/api/workflows", {
       name: "Bad",
@@ -203,12 +281,14 @@ describe("workflows API", () => {
     expect(result.body.error).toBe(
       "Invalid workflow data: nodes must be an array; edges must be an array",
     );
-    const noTimestamp = await alice.json<{ error: string }>("POST", "/api/workflows", {
+    // Past SPEC §5's check, the saved form's own rules: a node is never saved as selected.
+    const [node] = makeWorkflow().nodes;
+    const selected = await alice.json<{ error: string }>("POST", "/api/workflows", {
       name: "Bad",
-      data: { version: "1.0.0", nodes: [], edges: [] },
+      data: { version: "1.0.0", nodes: [{ ...node, selected: true }], edges: [] },
     });
-    expect(noTimestamp.status).toBe(400);
-    expect(noTimestamp.body.error).toMatch(/^Invalid request: data\./);
+    expect(selected.status).toBe(400);
+    expect(selected.body.error).toMatch(/^Invalid request: data\.nodes\.0\.selected: /);
   });
 
   it("streams an 'updated' event with the new updated_at whenever the workflow changes", async () => {

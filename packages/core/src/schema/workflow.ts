@@ -1,14 +1,19 @@
-/** The saved form of a workflow (SPEC §3), as zod schemas; types are inferred from them. */
+/**
+ * The saved form of a workflow (SPEC §3), as zod schemas; types are inferred from them.
+ * Only what SPEC §5 requires must be sent; fields SPEC §3 merely describes are filled in
+ * with defaults when left out, so the parsed (stored) form still holds them.
+ */
 import { z } from "zod";
 import { PORT_TYPES } from "../ports/index.ts";
-import { NODE_STATUSES } from "./constants.ts";
+import { NODE_STATUSES, UNTITLED_WORKFLOW } from "./constants.ts";
 
 export const zPosition = z.object({ x: z.number(), y: z.number() });
 
 /** A port as held in node data: its type plus live status. */
 export const zPort = z.looseObject({
   id: z.string(),
-  type: z.enum(PORT_TYPES),
+  // Connections are checked against the catalogue, not this copy: untyped, a port takes any.
+  type: z.enum(PORT_TYPES).default("any"),
   multiple: z.boolean().optional(),
   status: z.string().optional(),
   error: z.string().nullable().optional(),
@@ -17,8 +22,11 @@ export const zPort = z.looseObject({
 });
 export type Port = z.infer<typeof zPort>;
 
-/** A value slot: inputValues and outputValues hold one per port or parameter. */
-export const zValueSlot = z.looseObject({ value: z.unknown() });
+/**
+ * A value slot: inputValues and outputValues hold one per port or parameter. JSON drops an
+ * undefined value, so a slot may come without one: it is saved as null (as outputs are).
+ */
+export const zValueSlot = z.looseObject({ value: z.unknown().default(null) });
 
 export const zNodeData = z.looseObject({
   label: z.string().optional(),
@@ -39,6 +47,9 @@ export const zExtent = z.union([
   z.tuple([z.tuple([z.number(), z.number()]), z.tuple([z.number(), z.number()])]),
 ]);
 
+/** SPEC §3: nodes are saved neither selected nor dragging; left out, that is filled in. */
+const zSavedAsFalse = z.literal(false).default(false);
+
 export const zSavedNode = z.object({
   id: z.string().min(1),
   type: z.string().min(1),
@@ -50,8 +61,8 @@ export const zSavedNode = z.object({
   extent: zExtent.nullable().optional(),
   expandParent: z.boolean().optional(),
   style: z.record(z.string(), z.unknown()).optional(),
-  selected: z.literal(false),
-  dragging: z.literal(false),
+  selected: zSavedAsFalse,
+  dragging: zSavedAsFalse,
 });
 export type SavedNode = z.infer<typeof zSavedNode>;
 
@@ -77,7 +88,7 @@ export const zWorkflowStats = z.object({
 
 export const zWorkflowMetadata = z.object({
   id: z.string().nullable().optional(),
-  name: z.string(),
+  name: z.string().default(UNTITLED_WORKFLOW),
   description: z.string().optional(),
   created: z.string().optional(),
   modified: z.string().optional(),
@@ -109,10 +120,11 @@ export type Viewport = z.infer<typeof zViewport>;
 
 export const zSavedWorkflow = z.object({
   version: z.string().min(1),
-  timestamp: z.number(),
+  /** When it was saved: left out, the time it is checked on its way in. */
+  timestamp: z.number().default(() => Date.now()),
   nodes: z.array(zSavedNode),
   edges: z.array(zSavedEdge),
-  metadata: zWorkflowMetadata,
+  metadata: zWorkflowMetadata.default(() => ({ name: UNTITLED_WORKFLOW })),
   viewport: zViewport.optional(),
   mediaManifest: z.array(zMediaManifestEntry).optional(),
 });

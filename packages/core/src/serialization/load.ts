@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { UNTITLED_WORKFLOW } from "../schema/constants.ts";
 import {
   type SavedNode,
   type SavedWorkflow,
@@ -15,7 +16,7 @@ export interface LoadedWorkflow {
   warnings: string[];
 }
 
-const DEFAULT_METADATA = { name: "Untitled workflow" };
+const DEFAULT_METADATA = { name: UNTITLED_WORKFLOW };
 
 /** What the saved schema checks: defaults filled in, nodes neither selected nor dragging. */
 function candidateOf(source: Record<string, unknown>) {

@@ -1,7 +1,7 @@
 import { getNodeDefinition } from "../catalogue/registry.ts";
 import { LIMITS } from "../limits.ts";
 import type { PortType } from "../ports/index.ts";
-import { WORKFLOW_VERSION } from "../schema/constants.ts";
+import { UNTITLED_WORKFLOW, WORKFLOW_VERSION } from "../schema/constants.ts";
 import { migrateWorkflow } from "../schema/migrations.ts";
 import type {
   MediaManifestEntry,
@@ -55,8 +55,6 @@ export interface SerializeOptions {
   /** Clock for `timestamp` and `metadata.modified` (ms since epoch). */
   now?: number;
 }
-
-const UNTITLED = "Untitled workflow";
 
 /** Drops embedded data over 1 MB; truncates long text (SPEC §9). Returns undefined to drop. */
 function cleanOutputValue(value: unknown): unknown {
@@ -215,7 +213,7 @@ function serializeDocument(document: WorkflowDocument, options: SerializeOptions
   const edges = document.edges.map((edge) => serializeEdge(edge, typeOf.get(edge.source)));
   const metadata: WorkflowMetadata = {
     ...document.metadata,
-    name: document.metadata?.name ?? UNTITLED,
+    name: document.metadata?.name ?? UNTITLED_WORKFLOW,
     modified: new Date(now).toISOString(),
     stats: workflowStats(nodes, edges.length),
   };
