@@ -9,6 +9,7 @@ import type { ProviderRegistry } from "../providers/registry.ts";
 import { OutboundFetchError } from "../providers/safe-fetch.ts";
 import { announceJobChange } from "../realtime/events.ts";
 import { firstCheckMs, nextCheckMs, pollDelayMs } from "./cadence.ts";
+import { JOB_LOG_LINES, newLogLines } from "./logs.ts";
 import { presentOutputs } from "./outputs.ts";
 import { type MediaSink, storeResultMedia } from "./store-media.ts";
 
@@ -190,17 +191,19 @@ async function poll(
     });
     return fetchResult(deps, { ...job, step: "fetching" });
   }
+  // A read repeats lines the job already holds: only new ones are added (and announced).
+  const added = newLogLines(job.logs, status.logs);
   const changed =
     status.status !== job.status ||
     status.queuePosition !== job.queuePosition ||
     status.progress !== job.progress ||
-    status.logs.length > 0;
+    added.length > 0;
   if (changed)
     await update(deps, job, {
       status: status.status,
       queuePosition: status.queuePosition,
       progress: status.progress,
-      logs: [...job.logs, ...status.logs].slice(-50),
+      logs: [...job.logs, ...added].slice(-JOB_LOG_LINES),
     });
   return again(nextCheckMs(age, cadence, hooked));
 }

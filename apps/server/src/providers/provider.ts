@@ -15,6 +15,7 @@ export interface ProviderStatus {
   queuePosition: number | null;
   /** 0–100, when the provider reports it. */
   progress: number | null;
+  /** The latest log lines; they may repeat an earlier read's (jobs/logs.ts adds new ones only). */
   logs: JobLog[];
   /** FAILED only: text safe to show the user (never secrets or stack traces). */
   error?: string;
