@@ -32,9 +32,44 @@ describe("Markdown (notepad, markdown viewer)", () => {
     );
     expect(container.querySelectorAll("script, img, [onerror]")).toHaveLength(0);
     const links = [...container.querySelectorAll("a")];
-    expect(links.map((link) => link.getAttribute("href"))).toEqual(["", "", "https://example.com"]);
+    // A refused target leaves the link without an address (no `href=""` back to this page).
+    expect(links.map((link) => link.getAttribute("href"))).toEqual([
+      null,
+      null,
+      "https://example.com",
+    ]);
     const good = links[2] as HTMLAnchorElement;
     expect(good.target).toBe("_blank");
     expect(good.rel).toBe("noopener noreferrer nofollow");
+  });
+
+  it("keeps links and images to the allow-list: no script, text document, other-site trick or relative path", () => {
+    const { container } = render(
+      <Markdown
+        text={[
+          "[a](JaVaScRiPt:alert(1)) [b](vbscript:msgbox(1)) [c](//evil.example/x)",
+          "[d](/api/auth/sign-out) [e](data:image/svg+xml,<svg/>) [f](mailto:team@example.com)",
+          "[g](/api/media/file/a.png)",
+          "![h](javascript:alert(1)) ![i](//evil.example/x.png) ![j](data:text/html,hi)",
+          "![k](https://cdn.example.com/k.png) ![l](/api/media/file/l.png)",
+        ].join("\n\n")}
+      />,
+    );
+    expect([...container.querySelectorAll("a")].map((link) => link.getAttribute("href"))).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+      "mailto:team@example.com",
+      "/api/media/file/a.png",
+    ]);
+    expect([...container.querySelectorAll("img")].map((img) => img.getAttribute("src"))).toEqual([
+      null,
+      null,
+      null,
+      "https://cdn.example.com/k.png",
+      "/api/media/file/l.png",
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 export * from "./connection.ts";
 export * from "./folder.ts";
 export * from "./media-input.ts";
+export * from "./safe-url.ts";
 export * from "./upload.ts";
 export * from "./workflow.ts";

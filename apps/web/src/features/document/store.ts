@@ -24,6 +24,7 @@ import {
   rebase,
   withWrite,
 } from "./history.ts";
+import { withSafeStyle } from "./safe-style.ts";
 import { withoutHandles, withSizeHint } from "./size-hints.ts";
 import type { CanvasEdge, CanvasNode, DocumentGraph } from "./types.ts";
 
@@ -350,8 +351,9 @@ export function createDocumentStore(initial: DocumentGraph = { nodes: [], edges:
         pending = null;
         colorsGiven = groupColors(next.nodes);
         set({
-          nodes: parentsFirst(next.nodes.map(withSizeHint)),
-          edges: next.edges,
+          // Loaded documents may be anyone's: no style of theirs loads a thing.
+          nodes: parentsFirst(next.nodes.map((node) => withSizeHint(withSafeStyle(node)))),
+          edges: next.edges.map(withSafeStyle),
           past: [],
           future: [],
           loads: get().loads + 1,

@@ -3,10 +3,18 @@ import { memo } from "react";
 import type { CanvasNode } from "../document/types.ts";
 import { countRender } from "./render-counts.ts";
 
+/**
+ * A group's colour as written in the document, when it is only a colour: a hex, a named
+ * colour or rgb()/hsl() of numbers — never `url(…)` or other CSS that would load something.
+ */
+const COLOR = /^(#[0-9a-f]{3,8}|[a-z]{3,20}|(rgb|hsl)a?\([\d\s.,%/+-]*\))$/i;
+const DEFAULT_COLOR = "#64748b";
+
 /** A coloured frame with its title; dragging it moves its children (React Flow parentId). */
 export const GroupNode = memo(function GroupNode({ id, data, selected }: NodeProps<CanvasNode>) {
   countRender(id);
-  const color = String(data.color ?? "#64748b");
+  const color =
+    typeof data.color === "string" && COLOR.test(data.color) ? data.color : DEFAULT_COLOR;
   return (
     <div
       className={`group-node${selected ? " selected" : ""}`}

@@ -5,6 +5,8 @@ import type { AutomationData, AutomationRun } from "../../runs/automation.ts";
 import { useRunner } from "../../runs/context.tsx";
 import { gatherInputs } from "../../runs/gather-inputs.ts";
 import { useNodeRun } from "../../runs/runs-store.ts";
+import { BlockedNote } from "../viewers/BlockedNote.tsx";
+import { mediaSrc } from "../viewers/safe-url.ts";
 
 /** The items the automation would run now (joined so the selector compares cheaply). */
 function useItems(id: string): string[] {
@@ -20,14 +22,16 @@ const MEDIA = /\.(png|jpe?g|webp|gif|svg|avif)(\?|$)/i;
 const VIDEO = /\.(webm|mp4|mov)(\?|$)/i;
 
 function Result({ value, label }: { value: string; label: string }) {
-  if (MEDIA.test(value)) return <img src={value} alt={label} loading="lazy" />;
-  if (VIDEO.test(value))
-    return (
-      <video src={value} controls preload="metadata">
-        <track kind="captions" />
-      </video>
-    );
-  return <span className="automation-text">{value.slice(0, 160)}</span>;
+  const kind = MEDIA.test(value) ? "image" : VIDEO.test(value) ? "video" : null;
+  if (!kind) return <span className="automation-text">{value.slice(0, 160)}</span>;
+  const src = mediaSrc(value, kind);
+  if (!src) return <BlockedNote />;
+  if (kind === "image") return <img src={src} alt={label} loading="lazy" />;
+  return (
+    <video src={src} controls preload="metadata">
+      <track kind="captions" />
+    </video>
+  );
 }
 
 const STATUS_TEXT: Record<AutomationRun["status"], string> = {

@@ -2,6 +2,9 @@ import { mediaUrlOf } from "@atelier/core";
 import { memo } from "react";
 import { useDocument } from "../../document/context.tsx";
 import { gatherInputs } from "../../runs/gather-inputs.ts";
+import { BlockedNote } from "../viewers/BlockedNote.tsx";
+import { fileNameOf } from "../viewers/media-meta.ts";
+import { mediaHref, mediaSrc } from "../viewers/safe-url.ts";
 
 const KIND_OF_TYPE: Record<string, "image" | "video" | "audio" | "model"> = {
   container: "image",
@@ -36,15 +39,31 @@ export const Gallery = memo(function Gallery({
   const ran = Array.isArray(items)
     ? items.map(mediaUrlOf).filter((url): url is string => !!url)
     : [];
-  // One tile per file: the same file wired twice shows once.
-  const urls = [...new Set(ran.length > 0 ? ran : incoming)];
   const kind = KIND_OF_TYPE[type] ?? "image";
-  if (urls.length === 0) return <span className="muted">Connect media to collect it here</span>;
+  // Items come from workflow data: only what the allow-list passes reaches the page. A 3D
+  // item is only ever a link, so it is checked as one.
+  const checked = (ran.length > 0 ? ran : incoming).map((url) =>
+    kind === "model" ? mediaHref(url, kind) : mediaSrc(url, kind),
+  );
+  const blocked = checked.filter((url) => url === null).length;
+  // One tile per file: the same file wired twice shows once.
+  const urls = [...new Set(checked.filter((url): url is string => url !== null))];
+  if (urls.length === 0)
+    return blocked > 0 ? (
+      <BlockedNote count={blocked} />
+    ) : (
+      <span className="muted">Connect media to collect it here</span>
+    );
+  // Saving asks again, as a link would: SVG data may be shown, never opened or saved.
+  const downloads = urls.flatMap((url) => mediaHref(url, kind) ?? []);
   const downloadAll = () => {
-    for (const url of urls) {
+    for (const url of downloads) {
       const link = document.createElement("a");
       link.href = url;
-      link.download = url.split("/").pop() ?? "media";
+      link.download = fileNameOf(url, kind);
+      // Another site's file ignores `download`: it opens in a tab instead of replacing the canvas.
+      link.target = "_blank";
+      link.rel = "noopener noreferrer";
       link.click();
     }
   };
@@ -65,16 +84,19 @@ export const Gallery = memo(function Gallery({
               </audio>
             ) : null}
             {kind === "model" ? (
-              <a href={url} download>
+              <a href={url} download={fileNameOf(url, kind)}>
                 3D model {index + 1}
               </a>
             ) : null}
           </li>
         ))}
       </ul>
-      <button type="button" className="link" onClick={downloadAll}>
-        Download all ({urls.length})
-      </button>
+      <BlockedNote count={blocked} />
+      {downloads.length > 0 ? (
+        <button type="button" className="link" onClick={downloadAll}>
+          Download all ({downloads.length})
+        </button>
+      ) : null}
     </div>
   );
 });

@@ -1,5 +1,6 @@
-import ReactMarkdown, { type Components, defaultUrlTransform } from "react-markdown";
+import ReactMarkdown, { type Components, type UrlTransform } from "react-markdown";
 import remarkGfm from "remark-gfm";
+import { linkHref, mediaSrc } from "../viewers/safe-url.ts";
 
 /** Links leave the canvas in a new tab with no access back to it. */
 const components: Components = {
@@ -8,10 +9,14 @@ const components: Components = {
   ),
 };
 
+/** Images and links pass core's allow-list; a refused address is left out (undefined). */
+const urlTransform: UrlTransform = (url, key) =>
+  (key === "src" ? mediaSrc(url, "image") : linkHref(url)) ?? undefined;
+
 /**
  * Markdown (with GitHub's tables, task lists, strikethrough) rendered as React elements:
- * raw HTML in the text is dropped, and link targets other than http(s), mailto and
- * relative ones are removed (`defaultUrlTransform`).
+ * raw HTML in the text is dropped, and only addresses the allow-list passes are kept
+ * (http(s), this server's media, plain mailto; never javascript:, data:text or relative).
  */
 export default function Markdown({ text }: { text: string }) {
   return (
@@ -19,7 +24,7 @@ export default function Markdown({ text }: { text: string }) {
       <ReactMarkdown
         remarkPlugins={[remarkGfm]}
         skipHtml
-        urlTransform={defaultUrlTransform}
+        urlTransform={urlTransform}
         components={components}
       >
         {text}

@@ -2,6 +2,8 @@ import { memo } from "react";
 import { useDocument } from "../../document/context.tsx";
 import { gatherInputs } from "../../runs/gather-inputs.ts";
 import { type CharacterReference, referenceOf } from "../../runs/references.ts";
+import { BlockedNote } from "../viewers/BlockedNote.tsx";
+import { mediaSrc } from "../viewers/safe-url.ts";
 
 /** The node's reference as generators will get it (serialised so the selector compares cheaply). */
 function useReference(id: string): CharacterReference | null {
@@ -18,15 +20,17 @@ export const ReferenceCard = memo(function ReferenceCard({ id }: { id: string })
   const reference = useReference(id);
   if (!reference || reference.images.length === 0)
     return <span className="muted">Connect reference images of the character</span>;
+  const images = reference.images.flatMap((url) => mediaSrc(url, "image") ?? []);
   return (
     <figure className="reference-card">
       <ul className="gallery-grid kind-image" aria-label="Reference images">
-        {reference.images.map((url, index) => (
+        {images.map((url, index) => (
           <li key={url}>
             <img src={url} alt={`${reference.name} ${index + 1}`} loading="lazy" />
           </li>
         ))}
       </ul>
+      <BlockedNote count={reference.images.length - images.length} />
       <figcaption>
         <strong>{reference.name}</strong>
         {reference.description ? ` — ${reference.description}` : null}

@@ -1,7 +1,7 @@
 import { type SyntheticEvent, useEffect, useRef, useState } from "react";
+import { DownloadLink } from "./DownloadLink.tsx";
 import {
   describeMeta,
-  fileNameOf,
   formatOf,
   isCrossOrigin,
   META_ERRORS,
@@ -119,9 +119,7 @@ export function AudioViewer({ url }: ViewerProps) {
         ) : (
           <span>{describeMeta(meta)}</span>
         )}
-        <a href={url} download={fileNameOf(url, "audio")} target="_blank" rel="noopener noreferrer">
-          Download
-        </a>
+        <DownloadLink url={url} kind="audio" />
       </figcaption>
     </figure>
   );

@@ -1,8 +1,8 @@
 import { type SyntheticEvent, useEffect, useRef, useState } from "react";
+import { DownloadLink } from "./DownloadLink.tsx";
 import {
   aspectRatioText,
   describeMeta,
-  fileNameOf,
   formatOf,
   META_ERRORS,
   type MediaMeta,
@@ -53,9 +53,7 @@ export function ImageViewer({ url }: ViewerProps) {
       )}
       <figcaption className="media-meta">
         <span>{describeMeta(meta)}</span>
-        <a href={url} download={fileNameOf(url, "image")} target="_blank" rel="noopener noreferrer">
-          Download
-        </a>
+        <DownloadLink url={url} kind="image" />
       </figcaption>
       {open ? <ImageDialog url={url} onClose={() => setOpen(false)} /> : null}
     </figure>
@@ -87,9 +85,7 @@ function ImageDialog({ url, onClose }: { url: string; onClose: () => void }) {
     >
       <img src={url} alt="Output, larger view" decoding="async" />
       <div className="media-dialog-bar">
-        <a href={url} download={fileNameOf(url, "image")} target="_blank" rel="noopener noreferrer">
-          Download
-        </a>
+        <DownloadLink url={url} kind="image" />
         <button type="button" onClick={() => ref.current?.close()}>
           Close
         </button>

@@ -7,7 +7,9 @@ import {
   Suspense,
   useState,
 } from "react";
+import { BlockedNote } from "./BlockedNote.tsx";
 import type { ViewerProps } from "./media-meta.ts";
+import { mediaSrc } from "./safe-url.ts";
 import "./viewers.css";
 
 /**
@@ -44,13 +46,18 @@ interface Group {
   kind: Kind;
   urls: string[];
   still?: string | undefined;
+  /** How many of its addresses the allow-list dropped. */
+  blocked?: number;
 }
 
 function kindOf(key: string, url: string): Kind {
   return MODEL_URL.test(url) ? "model" : (KEY_KINDS[key] ?? "image");
 }
 
-/** Media of each kind, in display order; a model's snapshot (or mesh preview) is its still. */
+/**
+ * Media of each kind, in display order; a model's snapshot (or mesh preview) is its still.
+ * Only addresses core's allow-list passes are kept; the rest are counted as `blocked`.
+ */
 export function groupOutputMedia(outputs: Record<string, unknown> | undefined): Group[] {
   const media = listOutputMedia(outputs).map((item) => ({
     ...item,
@@ -58,26 +65,41 @@ export function groupOutputMedia(outputs: Record<string, unknown> | undefined): 
   }));
   const hasModel = media.some((item) => item.kind === "model");
   const groups = new Map<Kind, Group>();
+  const groupOf = (kind: Kind) => {
+    const group = groups.get(kind) ?? { kind, urls: [] };
+    groups.set(kind, group);
+    return group;
+  };
+  const blocked = (group: Group) => {
+    group.blocked = (group.blocked ?? 0) + 1;
+  };
   let still: string | undefined;
   for (const { key, url, kind } of media) {
     if (hasModel && kind === "image" && STILL_KEYS.has(key)) {
-      still ??= url;
+      const src = mediaSrc(url, "image");
+      if (src) still ??= src;
+      else blocked(groupOf("model"));
       continue;
     }
-    const group = groups.get(kind) ?? { kind, urls: [] };
-    if (!group.urls.includes(url)) group.urls.push(url);
-    groups.set(kind, group);
+    const group = groupOf(kind);
+    const src = mediaSrc(url, kind);
+    if (!src) blocked(group);
+    else if (!group.urls.includes(src)) group.urls.push(src);
   }
   const model = groups.get("model");
   if (model) model.still = still;
   const video = groups.get("video");
   const frame = outputs?.capturedFrame;
-  if (video && typeof frame === "string" && frame) video.still = frame;
+  if (video && typeof frame === "string" && frame) {
+    video.still = mediaSrc(frame, "image") ?? undefined;
+    if (!video.still) blocked(video);
+  }
   return ORDER.flatMap((kind) => groups.get(kind) ?? []);
 }
 
-function MediaGroup({ kind, urls, still }: Group) {
+function MediaGroup({ kind, urls, still, blocked }: Group) {
   const [index, setIndex] = useState(0);
+  if (urls.length === 0) return <BlockedNote count={blocked} />;
   const url = urls[Math.min(index, urls.length - 1)] ?? "";
   const Viewer = VIEWERS[kind];
   return (
@@ -102,6 +124,7 @@ function MediaGroup({ kind, urls, still }: Group) {
           ))}
         </fieldset>
       ) : null}
+      <BlockedNote count={blocked} />
     </div>
   );
 }

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from "react";
+import { DownloadLink } from "./DownloadLink.tsx";
 import { disposeMeshes } from "./dispose-three.ts";
 import {
   describeMeta,
-  fileNameOf,
   formatOf,
   META_ERRORS,
   type MediaMeta,
@@ -157,9 +157,7 @@ export function ModelViewer({ url, still }: ViewerProps) {
         <span className={meta.error || text === META_ERRORS.model ? "media-error" : undefined}>
           {text}
         </span>
-        <a href={url} download={fileNameOf(url, "model")} target="_blank" rel="noopener noreferrer">
-          Download
-        </a>
+        <DownloadLink url={url} kind="model" />
       </figcaption>
     </figure>
   );

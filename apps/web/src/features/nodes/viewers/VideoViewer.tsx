@@ -1,8 +1,8 @@
 import { type SyntheticEvent, useState } from "react";
+import { DownloadLink } from "./DownloadLink.tsx";
 import {
   aspectRatioText,
   describeMeta,
-  fileNameOf,
   formatOf,
   type MediaMeta,
   type ViewerProps,
@@ -46,9 +46,7 @@ export function VideoViewer({ url, still }: ViewerProps) {
         ) : (
           <span>{describeMeta(meta)}</span>
         )}
-        <a href={url} download={fileNameOf(url, "video")} target="_blank" rel="noopener noreferrer">
-          Download
-        </a>
+        <DownloadLink url={url} kind="video" />
       </figcaption>
     </figure>
   );

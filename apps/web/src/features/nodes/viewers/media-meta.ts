@@ -23,7 +23,11 @@ export interface MediaMeta {
   detail?: string;
 }
 
-/** What every lazy viewer receives. `still` is a video's poster or a 3D model's snapshot. */
+/**
+ * What every lazy viewer receives. `still` is a video's poster or a 3D model's snapshot.
+ * Both have passed the allow-list for showing (`mediaSrc`, in MediaPreview); a link or
+ * download still asks `mediaHref`, which refuses SVG data.
+ */
 export interface ViewerProps {
   url: string;
   still?: string | undefined;

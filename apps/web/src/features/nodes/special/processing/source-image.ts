@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { useDocument } from "../../../document/context.tsx";
 import { gatherInputs } from "../../../runs/gather-inputs.ts";
+import { BLOCKED_MEDIA, mediaSrc } from "../../viewers/safe-url.ts";
 
 /** The URL of the image wired into the node's `image` input, or null (a stable string). */
 export function useSourceUrl(id: string): string | null {
@@ -29,8 +30,14 @@ const sameOrigin = (url: string) => {
   }
 };
 
-/** Loads the source image for drawing; errors say what the user can do about them. */
-export function useSourceImage(url: string | null): SourceImage {
+const BLOCKED: SourceImage = { status: "error", message: BLOCKED_MEDIA };
+
+/**
+ * Loads the source image for drawing; errors say what the user can do about them. An
+ * address the allow-list refuses is never loaded.
+ */
+export function useSourceImage(source: string | null): SourceImage {
+  const url = source ? mediaSrc(source, "image") : null;
   const [state, setState] = useState<{ url: string; result: SourceImage } | null>(null);
   useEffect(() => {
     if (!url || loaded.has(url)) return;
@@ -59,7 +66,8 @@ export function useSourceImage(url: string | null): SourceImage {
       image.onerror = null;
     };
   }, [url]);
-  if (!url) return { status: "none" };
+  if (!source) return { status: "none" };
+  if (!url) return BLOCKED;
   const cached = loaded.get(url);
   if (cached) return { status: "ready", image: cached };
   return state?.url === url ? state.result : { status: "loading" };

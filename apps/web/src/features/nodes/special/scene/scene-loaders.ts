@@ -1,6 +1,7 @@
 import * as THREE from "three";
 import type { GLTFLoader } from "three/addons/loaders/GLTFLoader.js";
 import { disposeMeshes } from "../../viewers/dispose-three.ts";
+import { BLOCKED_MEDIA, mediaSrc } from "../../viewers/safe-url.ts";
 
 /**
  * What the scene shows for each kind of wired media. Every item is normalised to about one
@@ -8,9 +9,23 @@ import { disposeMeshes } from "../../viewers/dispose-three.ts";
  * tiny model, a huge one and a photo.
  */
 
+/** An address the allow-list refused: never fetched, and the item says so. */
+export class BlockedMediaError extends Error {
+  constructor() {
+    super(BLOCKED_MEDIA);
+  }
+}
+
+/** The address a loader may fetch; wired media is workflow data, so it is checked first. */
+function checked(url: string, kind: "model" | "image"): string {
+  const src = mediaSrc(url, kind);
+  if (!src) throw new BlockedMediaError();
+  return src;
+}
+
 /** A GLB, scaled to fit a one-unit box and stood on the ground. */
 export async function loadModel(url: string, loader: GLTFLoader): Promise<THREE.Object3D> {
-  const gltf = await loader.loadAsync(url);
+  const gltf = await loader.loadAsync(checked(url, "model"));
   const model = gltf.scene;
   const box = new THREE.Box3().setFromObject(model);
   const size = box.getSize(new THREE.Vector3());
@@ -28,7 +43,7 @@ export async function loadImagePlane(
   url: string,
   loader: THREE.TextureLoader,
 ): Promise<THREE.Object3D> {
-  const texture = await loader.loadAsync(url);
+  const texture = await loader.loadAsync(checked(url, "image"));
   texture.colorSpace = THREE.SRGBColorSpace;
   const image = texture.image as { width?: number; height?: number } | undefined;
   const aspect = image?.width && image.height ? image.width / image.height : 1;

@@ -3,7 +3,13 @@ import { OrbitControls } from "three/addons/controls/OrbitControls.js";
 import { TransformControls } from "three/addons/controls/TransformControls.js";
 import { RoomEnvironment } from "three/addons/environments/RoomEnvironment.js";
 import { GLTFLoader } from "three/addons/loaders/GLTFLoader.js";
-import { disposeObject, loadImagePlane, loadModel, placeholder } from "./scene-loaders.ts";
+import {
+  BlockedMediaError,
+  disposeObject,
+  loadImagePlane,
+  loadModel,
+  placeholder,
+} from "./scene-loaders.ts";
 import {
   DEFAULT_BACKGROUND,
   type ItemKind,
@@ -185,7 +191,12 @@ export function createSceneView(host: HTMLElement, events: SceneViewEvents): Sce
       (error: unknown) => {
         if (disposed || entries.get(item.key) !== entry) return;
         console.error("Scene item failed to load", item.url, error);
-        const message = item.kind === "model" ? "Model failed to load" : "Image failed to load";
+        const message =
+          error instanceof BlockedMediaError
+            ? error.message
+            : item.kind === "model"
+              ? "Model failed to load"
+              : "Image failed to load";
         events.loaded(item.key, item.url, message);
       },
     );
