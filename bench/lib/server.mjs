@@ -168,16 +168,22 @@ function cookiesOf(response) {
     .join("; ");
 }
 
-/** Signs a new user up by the API; answers the session cookie header. */
+/** Signs a new user up by the API, then in (sign-up opens no session); answers the cookie header. */
 export async function signUp(url, prefix = "bench") {
   const email = `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
-  const response = await fetch(`${url}/api/auth/sign-up/email`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: url },
-    body: JSON.stringify({ email, password: "correct horse battery", name: prefix }),
-  });
-  if (!response.ok) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
-  return { cookie: cookiesOf(response), email };
+  const post = (path) =>
+    fetch(`${url}/api/auth/${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: url },
+      body: JSON.stringify({ email, password: "correct horse battery", name: prefix }),
+    });
+  const ok = async (response, what) => {
+    if (!response.ok)
+      throw new Error(`${what} failed: ${response.status} ${await response.text()}`);
+    return response;
+  };
+  await ok(await post("sign-up/email"), "sign-up");
+  return { cookie: cookiesOf(await ok(await post("sign-in/email"), "sign-in")), email };
 }
 
 /** A JSON call with a session cookie; throws on non-2xx. */

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { join, resolve } from "node:path";
 import { z } from "zod";
 import { type GenerationConfig, generationConfig, zGenerationEnv } from "./env-generation.ts";
+import { type AbuseLimits, limitsConfig, zLimitsEnv } from "./env-limits.ts";
 import type { S3Options } from "./storage/s3-store.ts";
 
 const optionalText = z
@@ -20,7 +21,7 @@ const list = z
       .filter(Boolean),
   );
 
-const zEnv = zGenerationEnv.extend({
+const zEnv = zGenerationEnv.extend(zLimitsEnv.shape).extend({
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
   HOST: z.string().default("0.0.0.0"),
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -50,8 +51,6 @@ const zEnv = zGenerationEnv.extend({
   OIDC_NAME: z.string().default("Single sign-on"),
   ADMIN_EMAILS: list,
   TRUSTED_ORIGINS: list,
-  RATE_LIMIT_SIGN_IN_PER_MINUTE: z.coerce.number().int().min(1).default(20),
-  RATE_LIMIT_UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** How long a validated session cookie is trusted without a database read (0: never). */
@@ -80,7 +79,8 @@ export interface Config {
   oidc: (OAuthClient & { issuer: string; providerId: string; name: string }) | null;
   adminEmails: string[];
   trustedOrigins: string[];
-  rateLimits: { signInPerMinute: number; uploadsPerMinute: number };
+  /** Rate limits, budgets and caps against abuse (env-limits.ts). */
+  limits: AbuseLimits;
   logLevel: string;
   /**
    * Job status polls trust a session cookie validated this recently (ms) without reading the
@@ -201,10 +201,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       ...(env.PUBLIC_URL ? [] : [`http://127.0.0.1:${env.PORT}`]),
       ...env.TRUSTED_ORIGINS,
     ],
-    rateLimits: {
-      signInPerMinute: env.RATE_LIMIT_SIGN_IN_PER_MINUTE,
-      uploadsPerMinute: env.RATE_LIMIT_UPLOADS_PER_MINUTE,
-    },
+    limits: limitsConfig(env),
     logLevel: env.LOG_LEVEL,
     sessionCacheTtlMs: env.SESSION_CACHE_TTL_MS,
     jobStatusCacheTtlMs: env.JOB_STATUS_CACHE_TTL_MS,

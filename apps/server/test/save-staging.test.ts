@@ -89,7 +89,7 @@ describe("staging the batches of a large save", () => {
   });
 
   it("lets go of a save left idle, freeing its memory", async () => {
-    const staging = new SaveStaging(store, 1024 * 1024, 60_000);
+    const staging = new SaveStaging(store, 1024 * 1024, { idleMs: 60_000 });
     await staging.stage(ids, 0, batch(0), 1_000);
     const later = { ...ids, saveId: "save-2" };
     await staging.stage(later, 0, batch(0), 1_000 + 60_001);

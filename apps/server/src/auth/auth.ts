@@ -49,7 +49,11 @@ export function createAuth(config: Config, db: AppDb) {
       provider: "pg",
       schema: { user, session, account, verification },
     }),
-    emailAndPassword: { enabled: true, minPasswordLength: 8 },
+    // Sign-up never signs in: a new address and one that has an account get the same answer
+    // (200, `{ token: null, user }`, no cookie; Better Auth hashes the password either way),
+    // so sign-up does not tell who has an account. The client signs in next, which succeeds
+    // for a new account and says "Invalid email or password" for someone else's.
+    emailAndPassword: { enabled: true, minPasswordLength: 8, autoSignIn: false },
     socialProviders: {
       ...(config.google ? { google: { ...config.google } } : {}),
       ...(config.github ? { github: { ...config.github } } : {}),

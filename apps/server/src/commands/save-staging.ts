@@ -1,4 +1,5 @@
 import type { ItemText } from "@atelier/core";
+import { MB, tooManyRequests } from "../http/limits.ts";
 import type { BlobStore } from "../storage/blob-store.ts";
 import {
   dropStagedSave,
@@ -13,6 +14,8 @@ interface StagedSave {
   ids: SaveIds;
   /** Batches held in memory, by index. */
   batches: Map<number, ItemText[]>;
+  /** Bytes of every staged batch (in memory or in the store), by index. */
+  sizes: Map<number, number>;
   /** Some batch went to the store (over the memory budget): the commit reads it there. */
   inStore: boolean;
   touchedAt: number;
@@ -26,17 +29,27 @@ interface StagedSave {
  * another process may receive the commit — a batch waits in the shared store instead.
  * A save untouched for `idleMs` (its client gave up without saying so) is dropped, from
  * memory and the store, by a sweep that runs while saves are staged.
+ *
+ * Each user may have `perUser.saves` saves staged at once, holding `perUser.bytes` in all
+ * (memory and store together); beyond, a batch is refused with a 429 until a save commits,
+ * is dropped, or lapses — so no one user takes the shared memory budget.
  */
 export class SaveStaging {
   readonly #saves = new Map<string, StagedSave>();
   #bytes = 0;
   #sweeper: ReturnType<typeof setInterval> | null = null;
 
+  readonly idleMs: number;
+  readonly perUser: { saves: number; bytes: number };
+
   constructor(
     readonly store: BlobStore,
     readonly memoryBytes: number,
-    readonly idleMs = 10 * 60_000,
-  ) {}
+    options: { idleMs?: number; perUser?: { saves: number; bytes: number } } = {},
+  ) {
+    this.idleMs = options.idleMs ?? 10 * 60_000;
+    this.perUser = options.perUser ?? { saves: Infinity, bytes: Infinity };
+  }
 
   /** Bytes of node text held in memory. */
   get bytes(): number {
@@ -46,18 +59,27 @@ export class SaveStaging {
   /** Stages (or, for a retry, replaces) batch `index` of a save: nodes already checked. */
   async stage(ids: SaveIds, index: number, nodes: readonly { id: string }[], now = Date.now()) {
     this.#dropIdle(now);
+    const key = saveKeyOf(ids);
+    const known = this.#saves.get(key);
+    const mine = [...this.#saves.values()].filter((save) => save.ids.userId === ids.userId);
+    if (!known && mine.length >= this.perUser.saves)
+      throw this.#tooMany(`at most ${this.perUser.saves} per user`, mine, now);
     const texts = nodeTexts(nodes);
     const size = sizeOf(texts);
-    const key = saveKeyOf(ids);
-    const save = this.#saves.get(key) ?? {
+    const held = mine.reduce((sum, save) => sum + total(save.sizes), 0);
+    if (held - (known?.sizes.get(index) ?? 0) + size > this.perUser.bytes)
+      throw this.#tooMany(`at most ${Math.floor(this.perUser.bytes / MB)} MB per user`, mine, now);
+    const save = known ?? {
       ids,
       batches: new Map(),
+      sizes: new Map(),
       inStore: false,
       touchedAt: now,
     };
     this.#saves.set(key, save);
     this.#sweepWhileStaged();
     save.touchedAt = now;
+    save.sizes.set(index, size);
     const previous = save.batches.get(index);
     if (previous) {
       save.batches.delete(index);
@@ -95,6 +117,15 @@ export class SaveStaging {
     if (anywhere || !save || save.inStore) await dropStagedSave(this.store, ids);
   }
 
+  /** The 429 for a user over a cap: retry once their oldest save may have lapsed. */
+  #tooMany(cap: string, mine: readonly StagedSave[], now: number) {
+    const oldest = Math.min(now, ...mine.map((save) => save.touchedAt));
+    return tooManyRequests(
+      `Too many large saves in progress: ${cap}`,
+      (oldest + this.idleMs - now) / 1000,
+    );
+  }
+
   #forget(key: string, save: StagedSave): void {
     for (const texts of save.batches.values()) this.#bytes -= sizeOf(texts);
     this.#saves.delete(key);
@@ -123,3 +154,4 @@ export class SaveStaging {
 }
 
 const sizeOf = (texts: readonly ItemText[]) => texts.reduce((sum, text) => sum + text.bytes, 0);
+const total = (sizes: Map<number, number>) => [...sizes.values()].reduce((sum, n) => sum + n, 0);

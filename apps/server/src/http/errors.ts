@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import type { FastifyError, FastifyInstance } from "fastify";
 import { ZodError } from "zod";
 
@@ -7,6 +8,8 @@ export class HttpError extends Error {
     readonly statusCode: number,
     message: string,
     readonly extra: Record<string, unknown> = {},
+    /** Response headers that go with it (`Retry-After` of a 429). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }
@@ -14,11 +17,59 @@ export class HttpError extends Error {
 
 export const notFound = (message = "Not found") => new HttpError(404, message);
 
+export const NUL_MESSAGE = "Invalid request: text must not contain NUL (\\u0000) characters";
+
+/** PostgreSQL refuses NUL in text ("invalid byte sequence", "unsupported Unicode escape"). */
+function isNulRefusal(error: unknown): boolean {
+  for (let at = error; at && typeof at === "object"; at = (at as { cause?: unknown }).cause) {
+    const code = (at as { code?: unknown }).code;
+    if (code === "22021" || code === "22P05") return true;
+  }
+  return false;
+}
+
+/** Read and drop at most this much of a refused request's unread body before answering. */
+const DRAIN_BYTES = 64 * 1024 * 1024;
+const DRAIN_MS = 10_000;
+
+/**
+ * Reads what is left of a request body (up to DRAIN_BYTES, for DRAIN_MS at most) and drops
+ * it. An error answer sent while the client is still sending, followed by closing the
+ * connection, reaches many clients as a connection reset instead of the answer (they read
+ * only once they have sent everything): so the rest is taken first, then answered.
+ */
+function drain(raw: IncomingMessage): Promise<void> {
+  if (raw.complete || raw.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    let left = DRAIN_BYTES;
+    const done = () => {
+      clearTimeout(timer);
+      raw.off("data", count).off("end", done).off("close", done).off("error", done);
+      resolve();
+    };
+    const count = (chunk: Buffer) => {
+      left -= chunk.length;
+      if (left < 0) done();
+    };
+    const timer = setTimeout(done, DRAIN_MS);
+    raw.unpipe(); // a multipart parser may still be reading it
+    raw.on("data", count).once("end", done).once("close", done).once("error", done);
+    raw.resume();
+  });
+}
+
 /** Every error leaves as `{ error }`; internal details stay in the log. */
 export function registerErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | HttpError | ZodError, request, reply) => {
+  app.setErrorHandler(async (error: FastifyError | HttpError | ZodError, request, reply) => {
+    if (!request.raw.complete) {
+      await drain(request.raw);
+      reply.header("connection", "close");
+    }
     if (error instanceof HttpError) {
-      return reply.code(error.statusCode).send({ error: error.message, ...error.extra });
+      return reply
+        .code(error.statusCode)
+        .headers(error.headers)
+        .send({ error: error.message, ...error.extra });
     }
     if (error instanceof ZodError) {
       const first = error.issues[0];
@@ -27,6 +78,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
         .code(400)
         .send({ error: `Invalid request: ${where}${first?.message ?? "bad input"}` });
     }
+    if (isNulRefusal(error)) return reply.code(400).send({ error: NUL_MESSAGE });
     const status = (error as FastifyError).statusCode;
     if (status && status >= 400 && status < 500) {
       return reply.code(status).send({ error: error.message });

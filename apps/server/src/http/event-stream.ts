@@ -1,18 +1,63 @@
 import type { ServerResponse } from "node:http";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { AbuseLimits } from "../env-limits.ts";
+import { addressOf, tooManyRequests } from "./limits.ts";
+import type { SessionUser } from "./session.ts";
 
 /** Open streams per HTTP server (shared by every encapsulated plugin of one app). */
 const open = new WeakMap<object, Set<ServerResponse>>();
+/** Open streams by key ("user:…", "address:…") per HTTP server. */
+const counts = new WeakMap<object, Map<string, number>>();
+
+/** What a refused stream's client is told to wait (the web app tries again after 30 s). */
+export const STREAM_RETRY_SECONDS = 30;
+
+/**
+ * Counts a new stream of `user` against the caps (EVENT_STREAMS_PER_USER, and for anonymous
+ * sessions ANONYMOUS_EVENT_STREAMS_PER_ADDRESS): over one, the new stream is refused with
+ * a 429 and the open ones stay (closing the oldest instead would make two tabs take turns
+ * evicting each other, each reconnecting at once). Answers the release of the slot.
+ */
+function admitStream(request: FastifyRequest, user: SessionUser, limits: AbuseLimits) {
+  const byKey = counts.get(request.server.server) ?? new Map<string, number>();
+  counts.set(request.server.server, byKey);
+  const caps: [string, number, string][] = [
+    [
+      `user:${user.id}`,
+      limits.eventStreamsPerUser,
+      `Too many event streams open: at most ${limits.eventStreamsPerUser} per user (close another tab)`,
+    ],
+  ];
+  if (user.isAnonymous)
+    caps.push([
+      `address:${addressOf(request)}`,
+      limits.anonymousEventStreamsPerAddress,
+      `Too many event streams open from this address: at most ${limits.anonymousEventStreamsPerAddress} for anonymous sessions (sign in, or close another tab)`,
+    ]);
+  for (const [key, max, limit] of caps)
+    if ((byKey.get(key) ?? 0) >= max) throw tooManyRequests(limit, STREAM_RETRY_SECONDS);
+  for (const [key] of caps) byKey.set(key, (byKey.get(key) ?? 0) + 1);
+  return () => {
+    for (const [key] of caps) {
+      const left = (byKey.get(key) ?? 1) - 1;
+      if (left > 0) byKey.set(key, left);
+      else byKey.delete(key);
+    }
+  };
+}
 
 /**
  * Turns a request into a server-sent event stream (kept alive every 15 s) and returns its
- * `send`. Streams never end by themselves, so the app ends them when it closes.
+ * `send`, once the stream fits the user's caps (else a 429 is thrown). Streams never end by
+ * themselves, so the app ends them when it closes.
  */
 export function openEventStream(
   request: FastifyRequest,
   reply: FastifyReply,
+  owner: { user: SessionUser; limits: AbuseLimits },
   onClose: () => void,
 ): (event: string, data: unknown) => void {
+  const release = admitStream(request, owner.user, owner.limits);
   reply.hijack();
   const stream = reply.raw;
   stream.writeHead(200, {
@@ -28,6 +73,7 @@ export function openEventStream(
   request.raw.on("close", () => {
     clearInterval(keepAlive);
     streams.delete(stream);
+    release();
     onClose();
   });
   return (event, data) => stream.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);

@@ -3,6 +3,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { configuredProviders, providerDisplayName } from "../auth/auth.ts";
 import type { AppContext } from "../context.ts";
 import { user } from "../db/schema.ts";
+import { HttpError } from "../http/errors.ts";
+import { jsonProblem } from "../http/input-guard.ts";
+import { tooManyRequests } from "../http/limits.ts";
 import { requireUser } from "../http/session.ts";
 
 /** SPEC §8's refusal for a provider that is not set up, naming the provider. */
@@ -74,6 +77,8 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
       if (new URL(path, ctx.config.publicUrl).pathname !== path || path.includes("%")) {
         return reply.code(404).send({ error: "Not found" });
       }
+      const problem = bodyProblem(request.body as Buffer | undefined);
+      if (problem) throw new HttpError(400, problem);
       if (request.method === "POST" && path === "/api/auth/sign-in/social") {
         const provider = readProvider(request.body as Buffer | undefined);
         if (provider !== null && !providers.has(provider)) {
@@ -87,13 +92,38 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
       );
     };
 
+    const max = ctx.config.limits.signInPerMinute;
     const limited = {
-      config: { rateLimit: { max: ctx.config.rateLimits.signInPerMinute, timeWindow: "1 minute" } },
+      config: {
+        rateLimit: {
+          max,
+          timeWindow: 60_000,
+          errorResponseBuilder: (_request: FastifyRequest, context: { ttl: number }) =>
+            tooManyRequests(
+              `Too many sign-in attempts from this address: at most ${max} a minute`,
+              context.ttl / 1000,
+            ),
+        },
+      },
     };
     scope.post("/api/auth/sign-in/*", limited, forward);
     scope.post("/api/auth/sign-up/*", limited, forward);
     scope.route({ method: ["GET", "POST"], url: "/api/auth/*", handler: forward });
   });
+}
+
+/**
+ * What the app refuses in every JSON body (input-guard.ts), in one forwarded raw to Better
+ * Auth: a NUL (else "Failed to create user" from the database), a lone surrogate, deep
+ * nesting. Bodies are small here (1 MB), so they are parsed once more for it.
+ */
+function bodyProblem(body: Buffer | undefined): string | null {
+  if (!body || body.length === 0) return null;
+  try {
+    return jsonProblem(JSON.parse(body.toString("utf8")));
+  } catch {
+    return null; // not JSON: Better Auth answers it
+  }
 }
 
 function readProvider(body: Buffer | undefined): string | null {

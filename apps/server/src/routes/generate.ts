@@ -1,14 +1,19 @@
 import {
+  extensionForMimeType,
+  MEDIA_INPUT_MESSAGES,
+  UPLOAD_MESSAGES,
   zGenerateRequest,
   zLumaCallbackQuery,
   zLumaReframeQuery,
   zResultFetchQuery,
 } from "@atelier/core";
 import type { FastifyInstance, FastifyReply } from "fastify";
+import { fileTypeFromBuffer } from "file-type";
 import { z } from "zod";
 import { createJob, getOwnJob, type JobRow } from "../commands/generation.ts";
 import type { AppContext } from "../context.ts";
 import { HttpError } from "../http/errors.ts";
+import { addressOf, keyedRateLimit } from "../http/limits.ts";
 import { requireSession } from "../http/session.ts";
 import { storeResultMedia } from "../jobs/store-media.ts";
 
@@ -41,6 +46,33 @@ const mediaUrl = (job: JobRow, ...keys: string[]) => {
 const videoUrlOf = (job: JobRow) =>
   mediaUrl(job, "videoUrl", "upscaledVideo", "modifiedVideo", "processedVideo", "mergedVideo");
 
+/**
+ * The bytes and media type of an inline input (`data:[type][;base64],…`); a type that is
+ * not a media type (text/html…) or undecodable text is the client's error (400).
+ */
+async function decodeDataUrl(dataUrl: string): Promise<{ bytes: Buffer; contentType: string }> {
+  const comma = dataUrl.indexOf(",");
+  const head = dataUrl.slice(5, comma);
+  const body = dataUrl.slice(comma + 1);
+  let bytes: Buffer;
+  try {
+    bytes = /;base64$/i.test(head)
+      ? Buffer.from(body, "base64")
+      : Buffer.from(decodeURIComponent(body));
+  } catch {
+    throw new HttpError(400, MEDIA_INPUT_MESSAGES.invalid);
+  }
+  const declared = (head.split(";")[0] ?? "").trim().toLowerCase();
+  // Browsers label files of types they do not know (.glb) as octet-stream: sniff those.
+  const contentType =
+    declared && declared !== "application/octet-stream"
+      ? declared
+      : ((await fileTypeFromBuffer(bytes))?.mime ?? declared);
+  if (!extensionForMimeType(contentType))
+    throw new HttpError(400, UPLOAD_MESSAGES.typeNotAllowed(contentType || "unknown"));
+  return { bytes, contentType };
+}
+
 /** Answers a result fetch: 200 with the media once the job completed, 202 with its status before. */
 function resultAnswer(reply: FastifyReply, job: JobRow, body: Record<string, unknown>) {
   if (job.status !== "COMPLETED")
@@ -54,6 +86,19 @@ function resultAnswer(reply: FastifyReply, job: JobRow, body: Record<string, unk
  */
 export async function generateRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;
+  const limits = ctx.config.limits;
+  // Starts only (status checks through this route are polls): per session, and for
+  // anonymous sessions — free to make — per address as well.
+  const perSession = keyedRateLimit(app, {
+    max: limits.generationsPerMinute,
+    timeWindowMs: 60_000,
+    limit: `Too many generations: at most ${limits.generationsPerMinute} a minute per user`,
+  });
+  const anonymousPerAddress = keyedRateLimit(app, {
+    max: limits.anonymousGenerationsPerMinutePerAddress,
+    timeWindowMs: 60_000,
+    limit: `Too many generations from this address: at most ${limits.anonymousGenerationsPerMinutePerAddress} a minute for anonymous sessions (sign in to run more)`,
+  });
 
   app.post("/api/generate/:model", { bodyLimit: INLINE_BODY_LIMIT }, async (request, reply) => {
     const user = await requireSession(ctx.auth, request);
@@ -80,6 +125,8 @@ export async function generateRoutes(app: FastifyInstance, ctx: AppContext) {
       };
     }
     const input = zStart.parse(body);
+    await perSession(request, user.id);
+    if (user.isAnonymous) await anonymousPerAddress(request, addressOf(request));
     const generation = await ctx.generation();
     const sink = {
       db,
@@ -88,14 +135,8 @@ export async function generateRoutes(app: FastifyInstance, ctx: AppContext) {
       publicUrl: ctx.config.publicUrl,
     };
     const storeInline = async (dataUrl: string, port: string) => {
-      const comma = dataUrl.indexOf(",");
-      const head = dataUrl.slice(5, comma);
-      const body = dataUrl.slice(comma + 1);
-      const bytes = /;base64$/i.test(head)
-        ? Buffer.from(body, "base64")
-        : Buffer.from(decodeURIComponent(body));
+      const { bytes, contentType } = await decodeDataUrl(dataUrl);
       const owner = { userId: user.id, workflowId: input.workflowId ?? null, nodeId: input.nodeId };
-      const contentType = head.split(";")[0] ?? "";
       const [stored] = await storeResultMedia(sink, owner, [{ output: port, bytes, contentType }]);
       if (!stored) throw new HttpError(400, "Invalid media data: must be URL or base64 data URL");
       return stored.url;

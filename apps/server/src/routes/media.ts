@@ -23,7 +23,9 @@ import { getOwnWorkflowRow } from "../commands/workflows.ts";
 import type { AppContext } from "../context.ts";
 import { workflowMediaManifest } from "../db/schema.ts";
 import { HttpError, notFound } from "../http/errors.ts";
+import { addressOf, tooManyRequests } from "../http/limits.ts";
 import { currentUser, requireUser } from "../http/session.ts";
+import { uploadBudgets } from "../http/upload-budgets.ts";
 import { inspectUpload } from "../storage/inspect.ts";
 
 const zFields = z.object({
@@ -44,18 +46,33 @@ const SERVE_HEADERS = {
 
 const DECODABLE_IMAGES = new Set(["jpg", "jpeg", "png", "gif", "webp"]);
 
+const MINUTE = 60_000;
+
 export async function mediaRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;
+  const budgets = uploadBudgets(app, ctx.config.limits);
+  const perAddress = ctx.config.limits.uploadsPerMinute;
 
   app.post(
     "/api/media",
     {
       config: {
-        rateLimit: { max: ctx.config.rateLimits.uploadsPerMinute, timeWindow: "1 minute" },
+        rateLimit: {
+          max: perAddress,
+          timeWindow: MINUTE,
+          errorResponseBuilder: (_request, context) =>
+            tooManyRequests(
+              `Too many uploads from this address: at most ${perAddress} a minute`,
+              context.ttl / 1000,
+            ),
+        },
       },
     },
     async (request, reply) => {
       const user = await currentUser(ctx.auth, request);
+      const session = user ? `user:${user.id}` : `address:${addressOf(request)}`;
+      const anonymous = !user || user.isAnonymous;
+      await budgets.admit(request, session, anonymous);
       const fields: Record<string, string> = {};
       let file: { name: string; type: string; buffer: Buffer } | null = null;
       try {
@@ -73,6 +90,7 @@ export async function mediaRoutes(app: FastifyInstance, ctx: AppContext) {
               throw new HttpError(401, WORKFLOW_ERRORS.notAuthenticated);
             }
             file = { name: part.filename, type: part.mimetype, buffer: await part.toBuffer() };
+            budgets.received(request, session, file.buffer.length);
           } else if (typeof part.value === "string") {
             fields[part.fieldname] = part.value;
           }
@@ -80,6 +98,9 @@ export async function mediaRoutes(app: FastifyInstance, ctx: AppContext) {
       } catch (error) {
         if ((error as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE")
           throw new HttpError(413, UPLOAD_MESSAGES.tooLarge);
+        // Busboy's complaints about a broken body carry no status: they are the client's.
+        if (error instanceof Error && !("statusCode" in error))
+          throw new HttpError(400, `Invalid upload: ${error.message}`);
         throw error;
       }
       if (!file) throw new HttpError(400, "No file was sent");
@@ -126,6 +147,7 @@ export async function mediaRoutes(app: FastifyInstance, ctx: AppContext) {
           });
       }
 
+      if (anonymous) budgets.store(request, session, inspected.body.length);
       const path = mediaPath(owner, workflowId, extension);
       await ctx.store.put(path, inspected.body, inspected.mimeType);
       const row = await recordMedia(db, {

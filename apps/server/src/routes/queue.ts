@@ -94,7 +94,8 @@ export async function queueRoutes(app: FastifyInstance, ctx: AppContext) {
   app.get("/api/queue/events", async (request, reply) => {
     const user = await requireSession(ctx.auth, request);
     let unsubscribe = () => {};
-    const send = openEventStream(request, reply, () => unsubscribe());
+    const owner = { user, limits: ctx.config.limits };
+    const send = openEventStream(request, reply, owner, () => unsubscribe());
     const active = await db
       .select()
       .from(jobs)

@@ -63,7 +63,10 @@ const WORKFLOW_BODY_LIMIT = 32 * 1024 * 1024;
 export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;
   const ownedSaves = new OwnedSaves();
-  const staging = new SaveStaging(ctx.store, ctx.config.saveStagingMemoryBytes);
+  const { stagedSavesPerUser: saves, stagedSaveBytesPerUser: bytes } = ctx.config.limits;
+  const staging = new SaveStaging(ctx.store, ctx.config.saveStagingMemoryBytes, {
+    perUser: { saves, bytes },
+  });
 
   app.get("/api/workflows", async (request) => {
     const user = await requireUser(ctx.auth, request);
@@ -204,7 +207,8 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
     const { id } = zParams.parse(request.params);
     const row = await getOwnWorkflowRow(db, user.id, id);
     let unsubscribe = () => {};
-    const send = openEventStream(request, reply, () => unsubscribe());
+    const owner = { user, limits: ctx.config.limits };
+    const send = openEventStream(request, reply, owner, () => unsubscribe());
     send("ready", { id, updated_at: row.updatedAt.toISOString() });
     unsubscribe = ctx.events.subscribe(id, (event) => {
       if (event.userId !== user.id) return;

@@ -46,8 +46,12 @@ export async function startTestServer(
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     DATA_DIR: dataDir,
     AUTH_SECRET: "test-secret-test-secret-test-secret-0123",
+    // Tests run many requests from one address and user: limits only where a test sets one.
     RATE_LIMIT_SIGN_IN_PER_MINUTE: "1000",
     RATE_LIMIT_UPLOADS_PER_MINUTE: "1000",
+    RATE_LIMIT_UPLOADS_PER_SESSION_PER_MINUTE: "1000",
+    RATE_LIMIT_GENERATIONS_PER_MINUTE: "1000",
+    RATE_LIMIT_ANONYMOUS_GENERATIONS_PER_MINUTE: "1000",
     ...env,
   });
   const testDb = await createTestDatabase();

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LIMITS } from "../limits.ts";
 import { zId } from "./common.ts";
 
 /** Folder as the API shows it; counts are computed (SPEC §3). */
@@ -21,8 +22,20 @@ export const zFolderResponse = z.object({ folder: zFolder });
 /** The path segment that means "no folder". */
 export const UNFILED = "unfiled";
 
-/** PUT (move) and POST (copy) /api/folders/{folderId | "unfiled"}/workflows */
-export const zWorkflowIdsRequest = z.object({ workflowIds: z.array(zId).min(1).max(100) });
+/** The most workflows one move or copy names: the most the workflow list shows. */
+export const MAX_WORKFLOW_IDS = LIMITS.storage.workflowListLimit;
+
+/**
+ * PUT (move) and POST (copy) /api/folders/{folderId | "unfiled"}/workflows — at most
+ * MAX_WORKFLOW_IDS ids as sent; a repeated id counts once (one copy each, not one per mention).
+ */
+export const zWorkflowIdsRequest = z.object({
+  workflowIds: z
+    .array(zId)
+    .min(1)
+    .max(MAX_WORKFLOW_IDS)
+    .transform((ids) => [...new Set(ids)]),
+});
 export const zMoveWorkflowsResponse = z.object({ moved: z.number().int().min(0) });
 export const zCopyWorkflowsResponse = z.object({ workflowIds: z.array(zId) });
 

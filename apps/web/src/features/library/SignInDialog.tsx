@@ -34,10 +34,11 @@ export function SignInDialog({ onClose }: { onClose(): void }) {
     setBusy(true);
     setError(null);
     try {
-      const { user } =
-        mode === "sign-up"
-          ? await api.signUp(email, password, String(form.get("name") || email.split("@")[0]))
-          : await api.signIn(email, password);
+      // The server's sign-up does not sign in (its answer must not tell who has an account):
+      // a new account signs in next, with the same details.
+      if (mode === "sign-up")
+        await api.signUp(email, password, String(form.get("name") || email.split("@")[0]));
+      const { user } = await api.signIn(email, password);
       authCache.reset(user);
       useWorkspace.getState().set({ user, isAdmin: await authCache.isAdmin() });
       onClose();
