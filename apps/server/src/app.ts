@@ -6,6 +6,9 @@ import Fastify, { type FastifyInstance } from "fastify";
 import type { AppContext } from "./context.ts";
 import { registerErrorHandler } from "./http/errors.ts";
 import { closeEventStreams } from "./http/event-stream.ts";
+import { inputGuard } from "./http/input-guard.ts";
+import { registerSameOriginGuard } from "./http/same-origin.ts";
+import { registerSecurityHeaders } from "./http/security-headers.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { callbackRoutes } from "./routes/callbacks.ts";
 import { folderRoutes } from "./routes/folders.ts";
@@ -45,9 +48,14 @@ export async function buildApp(
     });
   }
   registerErrorHandler(app);
+  // Before any route: headers on every answer (403s included), then the origin check on
+  // every state change, before its body is read (docs/security.md).
+  registerSecurityHeaders(app, ctx.config.publicUrl);
+  registerSameOriginGuard(app, ctx.config);
   // Event streams never end by themselves: end them so closing the app does not hang.
   app.addHook("preClose", async () => closeEventStreams(app));
   await app.register(rateLimit, { global: false });
+  await app.register(inputGuard);
 
   await app.register(async (api) => {
     await healthRoutes(api, ctx);

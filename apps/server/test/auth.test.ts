@@ -13,15 +13,24 @@ describe("sign-in (Better Auth at /api/auth/*)", () => {
   });
   afterAll(() => server.close());
 
-  it("signs up, reads the session, signs out and in again", async () => {
+  it("signs up, signs in, reads the session, signs out and in again", async () => {
     const client = new TestClient(server.url);
-    const response = await client.raw("POST", "/api/auth/sign-up/email", {
-      body: JSON.stringify({
-        email: "ada@example.com",
-        password: "correct horse battery",
-        name: "Ada",
-      }),
-      headers: { "content-type": "application/json", origin: server.url },
+    const credentials = JSON.stringify({
+      email: "ada@example.com",
+      password: "correct horse battery",
+      name: "Ada",
+    });
+    const headers = { "content-type": "application/json", origin: server.url };
+    const signUp = await client.raw("POST", "/api/auth/sign-up/email", {
+      body: credentials,
+      headers,
+    });
+    expect(signUp.status).toBe(200);
+    // Sign-up opens no session (it would tell who has an account): the client signs in next.
+    expect(signUp.headers.getSetCookie()).toEqual([]);
+    const response = await client.raw("POST", "/api/auth/sign-in/email", {
+      body: credentials,
+      headers,
     });
     expect(response.status).toBe(200);
     const cookie = response.headers
@@ -106,14 +115,15 @@ describe("sign-in (Better Auth at /api/auth/*)", () => {
       name: "Sneaky",
       isAdmin: true,
     });
-    if (result.status === 200)
+    if (result.status === 200) {
+      expect((await client.signIn("sneaky@example.com")).status).toBe(200);
       expect((await client.json("GET", "/api/auth/admin-status")).body).toEqual({ isAdmin: false });
-    else expect(result.status).toBe(400);
+    } else expect(result.status).toBe(400);
   });
 });
 
 describe("sign-in from non-browser clients and over https", () => {
-  it("accepts requests without an Origin header (non-browser clients)", async () => {
+  it("lets a non-browser client sign up without Origin, but changes with cookies need one", async () => {
     const server = await startTestServer();
     try {
       const post = (
@@ -137,11 +147,25 @@ describe("sign-in from non-browser clients and over https", () => {
         name: "Cli",
       });
       expect(signUp.status).toBe(200);
-      const cookie = signUp.headers
+      const signIn = await post("/api/auth/sign-in/email", {
+        email: "cli@example.com",
+        password: "correct horse battery",
+      });
+      expect(signIn.status).toBe(200);
+      const cookie = signIn.headers
         .getSetCookie()
         .map((line) => line.split(";")[0])
         .join("; ");
-      expect((await post("/api/auth/sign-out", {}, {}, cookie)).status).toBe(200);
+      // With cookies and neither Origin nor Sec-Fetch-Site: refused (docs/security.md).
+      const bare = await post("/api/auth/sign-out", {}, {}, cookie);
+      expect(bare.status).toBe(403);
+      expect(await bare.json()).toEqual({
+        error: `Cross-origin request refused: a request that carries cookies and changes data must say where it comes from. Browsers send Origin themselves; a script must send "Origin: ${server.url}".`,
+        reason: "no-origin",
+      });
+      expect((await post("/api/auth/sign-out", {}, { origin: server.url }, cookie)).status).toBe(
+        200,
+      );
     } finally {
       await server.close();
     }
@@ -150,15 +174,18 @@ describe("sign-in from non-browser clients and over https", () => {
   it("marks the session cookie Secure when PUBLIC_URL is https", async () => {
     const server = await startTestServer({ PUBLIC_URL: "https://atelier.example.com" });
     try {
-      const response = await fetch(`${server.url}/api/auth/sign-up/email`, {
-        method: "POST",
-        headers: { "content-type": "application/json", origin: "https://atelier.example.com" },
-        body: JSON.stringify({
-          email: "tls@example.com",
-          password: "correct horse battery",
-          name: "Tls",
-        }),
-      });
+      const post = (path: string) =>
+        fetch(`${server.url}${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", origin: "https://atelier.example.com" },
+          body: JSON.stringify({
+            email: "tls@example.com",
+            password: "correct horse battery",
+            name: "Tls",
+          }),
+        });
+      expect((await post("/api/auth/sign-up/email")).status).toBe(200);
+      const response = await post("/api/auth/sign-in/email");
       expect(response.status).toBe(200);
       const cookie = response.headers
         .getSetCookie()

@@ -25,10 +25,18 @@ export class TestClient {
     path: string,
     init: { body?: BodyInit; headers?: Record<string, string> } = {},
   ) {
+    // Like a browser on the app's own page: a state change names its origin (the server
+    // refuses cookie-carrying changes without one, docs/security.md).
+    const origin: Record<string, string> =
+      method === "GET" || method === "HEAD" ? {} : { origin: this.baseUrl };
     const response = await fetch(new URL(path, this.baseUrl), {
       method,
       redirect: "manual",
-      headers: { ...(this.cookies.size ? { cookie: this.cookieHeader() } : {}), ...init.headers },
+      headers: {
+        ...origin,
+        ...(this.cookies.size ? { cookie: this.cookieHeader() } : {}),
+        ...init.headers,
+      },
       ...(init.body !== undefined ? { body: init.body } : {}),
     });
     this.remember(response);
@@ -52,7 +60,10 @@ export class TestClient {
     };
   }
 
-  /** Signs up with email and password; the session cookie is kept. */
+  /**
+   * Signs up with email and password, then signs in like the web app (sign-up itself opens
+   * no session, so it cannot tell who has an account); the session cookie is kept.
+   */
   async signUp(
     email: string,
     password = "correct horse battery",
@@ -61,7 +72,10 @@ export class TestClient {
     const result = await this.json("POST", "/api/auth/sign-up/email", { email, password, name });
     if (result.status !== 200)
       throw new Error(`sign-up failed: ${result.status} ${JSON.stringify(result.body)}`);
-    return result.body as { user: { id: string; email: string } };
+    const signedIn = await this.signIn(email, password);
+    if (signedIn.status !== 200)
+      throw new Error(`sign-in failed: ${signedIn.status} ${JSON.stringify(signedIn.body)}`);
+    return signedIn.body as { user: { id: string; email: string } };
   }
 
   async signIn(email: string, password = "correct horse battery") {
