@@ -46,37 +46,60 @@ function admitStream(request: FastifyRequest, user: SessionUser, limits: AbuseLi
   };
 }
 
+export interface EventStream {
+  send(event: string, data: unknown): void;
+  /** Runs `cleanup` when the stream closes — at once if it already has. */
+  onClose(cleanup: () => void): void;
+}
+
 /**
- * Turns a request into a server-sent event stream (kept alive every 15 s) and returns its
- * `send`, once the stream fits the user's caps (else a 429 is thrown). Streams never end by
- * themselves, so the app ends them when it closes.
+ * Turns a request into a server-sent event stream (kept alive every 15 s), once the stream
+ * fits the user's caps (else a 429 is thrown). Streams never end by themselves, so the app
+ * ends them when it closes. A client gone before the stream opened (while the route awaited
+ * its session or rows) frees its slot at once: its close event has already passed.
  */
 export function openEventStream(
   request: FastifyRequest,
   reply: FastifyReply,
   owner: { user: SessionUser; limits: AbuseLimits },
-  onClose: () => void,
-): (event: string, data: unknown) => void {
+): EventStream {
   const release = admitStream(request, owner.user, owner.limits);
   reply.hijack();
   const stream = reply.raw;
-  stream.writeHead(200, {
-    "content-type": "text/event-stream; charset=utf-8",
-    "cache-control": "no-cache, no-transform",
-    connection: "keep-alive",
-    "x-accel-buffering": "no",
-  });
-  const streams = open.get(request.server.server) ?? new Set();
-  open.set(request.server.server, streams);
-  streams.add(stream);
-  const keepAlive = setInterval(() => stream.write(": keep-alive\n\n"), 15_000);
-  request.raw.on("close", () => {
+  const cleanups: (() => void)[] = [];
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
     clearInterval(keepAlive);
     streams.delete(stream);
     release();
-    onClose();
-  });
-  return (event, data) => stream.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    for (const cleanup of cleanups.splice(0)) cleanup();
+  };
+  const streams = open.get(request.server.server) ?? new Set();
+  open.set(request.server.server, streams);
+  const keepAlive = setInterval(() => stream.write(": keep-alive\n\n"), 15_000);
+  if (stream.destroyed || request.raw.socket?.destroyed === true) {
+    close();
+  } else {
+    stream.writeHead(200, {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache, no-transform",
+      connection: "keep-alive",
+      "x-accel-buffering": "no",
+    });
+    streams.add(stream);
+    stream.on("close", close);
+  }
+  return {
+    send: (event, data) => {
+      if (!closed) stream.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    },
+    onClose: (cleanup) => {
+      if (closed) cleanup();
+      else cleanups.push(cleanup);
+    },
+  };
 }
 
 /** Ends every open stream (the app is closing: browsers reconnect to another process). */

@@ -93,19 +93,20 @@ export async function queueRoutes(app: FastifyInstance, ctx: AppContext) {
   // One stream per tab instead of per-node polling (DESIGN §7).
   app.get("/api/queue/events", async (request, reply) => {
     const user = await requireSession(ctx.auth, request);
-    let unsubscribe = () => {};
-    const owner = { user, limits: ctx.config.limits };
-    const send = openEventStream(request, reply, owner, () => unsubscribe());
+    const stream = openEventStream(request, reply, { user, limits: ctx.config.limits });
     const active = await db
       .select()
       .from(jobs)
       .where(and(eq(jobs.userId, user.id), inArray(jobs.status, ["IN_QUEUE", "IN_PROGRESS"])));
-    send("ready", { jobs: active.map(presentJobStatus) });
-    unsubscribe = ctx.jobEvents.subscribe(user.id, (event) => {
-      void getOwnJob(db, user.id, event.jobId).then(
-        (job) => send("job", presentJobStatus(job)),
-        () => undefined,
-      );
-    });
+    stream.send("ready", { jobs: active.map(presentJobStatus) });
+    // Subscribed after the await: a client gone meanwhile unsubscribes at once (onClose).
+    stream.onClose(
+      ctx.jobEvents.subscribe(user.id, (event) => {
+        void getOwnJob(db, user.id, event.jobId).then(
+          (job) => stream.send("job", presentJobStatus(job)),
+          () => undefined,
+        );
+      }),
+    );
   });
 }

@@ -206,13 +206,14 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
     const user = await requireUser(ctx.auth, request);
     const { id } = zParams.parse(request.params);
     const row = await getOwnWorkflowRow(db, user.id, id);
-    let unsubscribe = () => {};
-    const owner = { user, limits: ctx.config.limits };
-    const send = openEventStream(request, reply, owner, () => unsubscribe());
-    send("ready", { id, updated_at: row.updatedAt.toISOString() });
-    unsubscribe = ctx.events.subscribe(id, (event) => {
-      if (event.userId !== user.id) return;
-      send(event.deleted ? "deleted" : "updated", { id: event.id, updated_at: event.updated_at });
-    });
+    const stream = openEventStream(request, reply, { user, limits: ctx.config.limits });
+    stream.send("ready", { id, updated_at: row.updatedAt.toISOString() });
+    stream.onClose(
+      ctx.events.subscribe(id, (event) => {
+        if (event.userId !== user.id) return;
+        const name = event.deleted ? "deleted" : "updated";
+        stream.send(name, { id: event.id, updated_at: event.updated_at });
+      }),
+    );
   });
 }
