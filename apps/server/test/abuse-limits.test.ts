@@ -1,6 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../src/env.ts";
 import { TestClient } from "./helpers/client.ts";
@@ -245,6 +246,44 @@ describe("abuse limits: disk budget of anonymous uploads", () => {
     const member = new TestClient(server.url);
     await member.signUp("member-uploads@example.com");
     for (let index = 0; index < 3; index++) expect((await upload(member, 600)).status).toBe(201);
+  });
+});
+
+describe("abuse limits: media sent inline with a generation", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({
+      ANONYMOUS_UPLOAD_MB_PER_DAY: "1",
+      ANONYMOUS_UPLOAD_MB_PER_DAY_PER_ADDRESS: "10",
+    });
+  });
+  afterAll(() => server.close());
+
+  it("counts media sent inline with a generation against the same daily budget", async () => {
+    const client = await anonymousClient(server.url);
+    expect((await upload(client, 600)).status).toBe(201);
+    // Noise does not compress: a PNG of about 480 KB, past the session's 1 MB with the upload.
+    const noisy = await sharp({
+      create: {
+        width: 400,
+        height: 400,
+        channels: 3,
+        background: "#808080",
+        noise: { type: "gaussian", mean: 128, sigma: 60 },
+      },
+    })
+      .png()
+      .toBuffer();
+    expect(noisy.length).toBeGreaterThan(450 * 1024);
+    const answer = await client.json<{ error: string }>("POST", "/api/generate/resize", {
+      nodeId: "inline",
+      inputs: { image: `data:image/png;base64,${noisy.toString("base64")}` },
+      params: { width: 20, height: 10 },
+    });
+    expect(answer.status).toBe(429);
+    expect(answer.body.error).toMatch(
+      /^Storage limit for anonymous uploads reached: at most 1 MB a day/,
+    );
   });
 });
 

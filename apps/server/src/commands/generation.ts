@@ -113,15 +113,6 @@ export async function createJob(
       .where(and(eq(jobs.userId, userId), eq(jobs.idempotencyKey, body.idempotencyKey)));
     if (existing) return { job: existing, created: false };
   }
-  // Embedded media goes to storage first: providers are given URLs, never inline data.
-  for (const [port, value] of Object.entries(inputs)) {
-    const values = Array.isArray(value) ? value : [value];
-    if (!values.some((item) => item.startsWith("data:"))) continue;
-    const stored = await Promise.all(
-      values.map((item) => (item.startsWith("data:") ? storeInline(item, port) : item)),
-    );
-    inputs[port] = Array.isArray(value) ? stored : (stored[0] as string);
-  }
   const target = resolveRunTarget(
     definition,
     new Set(Object.keys(inputs)),
@@ -133,6 +124,16 @@ export async function createJob(
   const endpoint = target.kind === "none" ? "" : target.endpoint;
   const provider = providers.get(providerId);
   if (!provider) throw new HttpError(400, `No provider can run ${definition.displayName}`);
+  // Embedded media goes to storage (once a provider can run it): providers are given URLs,
+  // never inline data.
+  for (const [port, value] of Object.entries(inputs)) {
+    const values = Array.isArray(value) ? value : [value];
+    if (!values.some((item) => item.startsWith("data:"))) continue;
+    const stored = await Promise.all(
+      values.map((item) => (item.startsWith("data:") ? storeInline(item, port) : item)),
+    );
+    inputs[port] = Array.isArray(value) ? stored : (stored[0] as string);
+  }
   const request = provider.buildInput({ nodeType: definition.type, endpoint, inputs, params });
   const [job] = await db
     .insert(jobs)

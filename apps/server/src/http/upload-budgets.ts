@@ -28,16 +28,7 @@ export function uploadBudgets(app: FastifyInstance, limits: AbuseLimits) {
     MINUTE,
     `Upload limit reached for this address: at most ${mb(limits.uploadBytesPerMinutePerAddress)} MB a minute`,
   );
-  const anonymousBytes = new ByteBudget(
-    limits.anonymousUploadBytesPerDay,
-    DAY,
-    `Storage limit for anonymous uploads reached: at most ${mb(limits.anonymousUploadBytesPerDay)} MB a day (sign in to upload more)`,
-  );
-  const anonymousAddressBytes = new ByteBudget(
-    limits.anonymousUploadBytesPerDayPerAddress,
-    DAY,
-    `Storage limit for anonymous uploads from this address reached: at most ${mb(limits.anonymousUploadBytesPerDayPerAddress)} MB a day (sign in to upload more)`,
-  );
+  const { anonymousBytes, anonymousAddressBytes } = anonymousStorage(app, limits);
   return {
     /** Before the body is read: the upload counts, and its declared length must fit. */
     async admit(request: FastifyRequest, session: string, anonymous: boolean) {
@@ -58,11 +49,50 @@ export function uploadBudgets(app: FastifyInstance, limits: AbuseLimits) {
       addressBytes.add(addressOf(request), bytes);
     },
     /** Anonymous files about to be stored. */
-    store(request: FastifyRequest, session: string, bytes: number) {
-      anonymousBytes.check(session, bytes);
-      anonymousAddressBytes.check(addressOf(request), bytes);
-      anonymousBytes.add(session, bytes);
-      anonymousAddressBytes.add(addressOf(request), bytes);
-    },
+    store: (request: FastifyRequest, session: string, bytes: number) =>
+      storeAnonymous(app, limits, request, session, bytes),
   };
+}
+
+/** One daily storage budget per server for anonymous files, however they arrive. */
+const anonymousBudgets = new WeakMap<object, ReturnType<typeof makeAnonymousStorage>>();
+
+function makeAnonymousStorage(limits: AbuseLimits) {
+  const mb = (bytes: number) => Math.floor(bytes / MB);
+  return {
+    anonymousBytes: new ByteBudget(
+      limits.anonymousUploadBytesPerDay,
+      DAY,
+      `Storage limit for anonymous uploads reached: at most ${mb(limits.anonymousUploadBytesPerDay)} MB a day (sign in to upload more)`,
+    ),
+    anonymousAddressBytes: new ByteBudget(
+      limits.anonymousUploadBytesPerDayPerAddress,
+      DAY,
+      `Storage limit for anonymous uploads from this address reached: at most ${mb(limits.anonymousUploadBytesPerDayPerAddress)} MB a day (sign in to upload more)`,
+    ),
+  };
+}
+
+function anonymousStorage(app: FastifyInstance, limits: AbuseLimits) {
+  const budgets = anonymousBudgets.get(app.server) ?? makeAnonymousStorage(limits);
+  anonymousBudgets.set(app.server, budgets);
+  return budgets;
+}
+
+/**
+ * Counts `bytes` an anonymous session is about to store — an upload, or media sent inline
+ * with a generation — against the daily budgets (429 when over).
+ */
+export function storeAnonymous(
+  app: FastifyInstance,
+  limits: AbuseLimits,
+  request: FastifyRequest,
+  session: string,
+  bytes: number,
+): void {
+  const { anonymousBytes, anonymousAddressBytes } = anonymousStorage(app, limits);
+  anonymousBytes.check(session, bytes);
+  anonymousAddressBytes.check(addressOf(request), bytes);
+  anonymousBytes.add(session, bytes);
+  anonymousAddressBytes.add(addressOf(request), bytes);
 }

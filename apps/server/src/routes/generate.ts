@@ -15,6 +15,7 @@ import type { AppContext } from "../context.ts";
 import { HttpError } from "../http/errors.ts";
 import { addressOf, keyedRateLimit } from "../http/limits.ts";
 import { requireSession } from "../http/session.ts";
+import { storeAnonymous } from "../http/upload-budgets.ts";
 import { storeResultMedia } from "../jobs/store-media.ts";
 
 /** Room for inputs sent inline as data URLs (stored before the job starts). */
@@ -136,6 +137,9 @@ export async function generateRoutes(app: FastifyInstance, ctx: AppContext) {
     };
     const storeInline = async (dataUrl: string, port: string) => {
       const { bytes, contentType } = await decodeDataUrl(dataUrl);
+      // Inline media is stored like an upload: it counts against the anonymous budget.
+      if (user.isAnonymous)
+        storeAnonymous(app, ctx.config.limits, request, `user:${user.id}`, bytes.byteLength);
       const owner = { userId: user.id, workflowId: input.workflowId ?? null, nodeId: input.nodeId };
       const [stored] = await storeResultMedia(sink, owner, [{ output: port, bytes, contentType }]);
       if (!stored) throw new HttpError(400, "Invalid media data: must be URL or base64 data URL");
