@@ -219,6 +219,10 @@ describe("styles from a loaded document", () => {
           background: "red image-set('x.png' 1x)",
           border: "1px solid \\75 rl(x)",
           color: "rgb(1, 2, 3)",
+          // React would print these as text: "url(//evil.example/px)".
+          backgroundColor: ["url(//evil.example/px)"],
+          outline: { toString: () => "url(//evil.example/px)" },
+          opacity: Number.NaN,
         },
       }),
     ).toEqual({ id: "g", style: { width: 300, color: "rgb(1, 2, 3)" } });

@@ -9,8 +9,12 @@ const LOADS_OR_ESCAPES = /\b(url|image|image-set|cross-fade|element|expression)\
 export function withSafeStyle<T extends { style?: object | undefined }>(item: T): T {
   if (!item.style) return item;
   const entries = Object.entries(item.style);
-  const kept = entries.filter(
-    ([, value]) => typeof value !== "string" || !LOADS_OR_ESCAPES.test(value),
+  // Only numbers and clean strings: React turns any other value (an array, an object) into
+  // text, which could spell a `url(…)` the string test never saw.
+  const kept = entries.filter(([, value]) =>
+    typeof value === "number"
+      ? Number.isFinite(value)
+      : typeof value === "string" && !LOADS_OR_ESCAPES.test(value),
   );
   return kept.length === entries.length ? item : { ...item, style: Object.fromEntries(kept) };
 }
