@@ -46,6 +46,8 @@ const HSTS_MAX_AGE_SECONDS = 31_536_000;
  * - connect-src: only this server (API, event streams, our media) plus `data:`/`blob:`
  *   (three.js reads embedded glTF buffers with fetch). The browser never talks to a
  *   provider: uploads and results go through this server, so no provider host is listed.
+ *   Provider media is copied into our storage at once, so a remote model (a pasted URL)
+ *   is the only thing this keeps from loading (docs/security.md, known limits).
  */
 function shellDirectives(publicOrigin: string, https: boolean): Record<string, string[]> {
   const ours = ["'self'", publicOrigin];
