@@ -1,4 +1,4 @@
-import { MEDIA_OUTPUT_KEYS } from "../serialization/media.ts";
+import { MEDIA_OUTPUT_KEYS } from "../catalogue/media-outputs.ts";
 
 function isFilled(value: unknown): boolean {
   if (value === null || value === undefined) return false;

@@ -1,28 +1,6 @@
 /** Where media lives in node outputs (SPEC §3) and how to tell its form (SPEC §4). */
 
-export const MEDIA_OUTPUT_KEYS = [
-  "imageUrl",
-  "processedImage",
-  "image",
-  "images",
-  "videoUrl",
-  "video",
-  "glbUrl",
-  "glbPbrUrl",
-  "meshPreview",
-  "audioUrl",
-  "audio",
-  "isolatedAudio",
-  "modelUrl",
-  "snapshot",
-  "processedVideo",
-  "outputVideo",
-  "mergedVideo",
-  "upscaledVideo",
-  "modifiedVideo",
-  "generatedVideo",
-] as const;
-export type MediaOutputKey = (typeof MEDIA_OUTPUT_KEYS)[number];
+import { MEDIA_OUTPUT_KEYS, type MediaOutputKey } from "../catalogue/media-outputs.ts";
 
 export const MEDIA_METADATA_FIELDS = [
   "width",
