@@ -2,13 +2,12 @@ import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/env.ts";
 import {
   firstCheckMs,
-  MAX_POLL_MS,
   nextCheckMs,
-  type PollCadence,
   pollDelayMs,
   readsUntil,
   WEBHOOK_SAFETY_POLL_MS,
 } from "../src/jobs/cadence.ts";
+import { MAX_POLL_MS, type PollCadence } from "../src/providers/poll-cadence.ts";
 import { createProviders } from "../src/providers/registry.ts";
 import { RUNWAY_MIN_POLL_MS } from "../src/providers/runway/runway-provider.ts";
 import { createSafeFetcher } from "../src/providers/safe-fetch.ts";

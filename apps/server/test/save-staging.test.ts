@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { WORKFLOW_ERRORS } from "@atelier/core";
 import { type SQL, sql } from "drizzle-orm";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { SaveStaging } from "../src/commands/save-staging.ts";
+import { SaveStaging } from "../src/commands/workflow-storage/staged-batches-memory.ts";
 import { createFsStore } from "../src/storage/fs-store.ts";
 import { createTestDatabase, TEST_DB_KIND } from "./helpers/database.ts";
 

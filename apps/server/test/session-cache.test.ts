@@ -2,7 +2,7 @@ import type { FastifyRequest } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sessionCacheOf } from "../src/auth/auth.ts";
 import { SessionCache, sessionCookieValue } from "../src/auth/session-cache.ts";
-import type { SessionUser } from "../src/http/session.ts";
+import type { SessionUser } from "../src/auth/session-user.ts";
 import { TestClient } from "./helpers/client.ts";
 import { startTestServer, type TestServer } from "./helpers/server.ts";
 

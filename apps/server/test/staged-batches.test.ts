@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { OwnedSaves, utf8Lines } from "../src/commands/staged-saves.ts";
+import { OwnedSaves, utf8Lines } from "../src/commands/workflow-storage/staged-batches-store.ts";
 
 describe("staged batches: reading lines back", () => {
   it("gives each line's text and its size in UTF-8 bytes", () => {

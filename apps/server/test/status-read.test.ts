@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getOwnJob, presentJobStatus } from "../src/commands/generation.ts";
+import { getOwnJob } from "../src/commands/generation.ts";
+import { presentJobStatus } from "../src/http/presenters.ts";
 import { JobStatusCache } from "../src/jobs/status-cache.ts";
 import { readOwnJobStatus } from "../src/jobs/status-read.ts";
 import { TestClient } from "./helpers/client.ts";

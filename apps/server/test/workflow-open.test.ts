@@ -6,9 +6,9 @@ import {
 } from "@atelier/core";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readChunkRows } from "../src/commands/workflow-data.ts";
-import { WorkflowJsonCache } from "../src/commands/workflow-json.ts";
-import { getReadableWorkflow } from "../src/commands/workflows.ts";
+import { WorkflowJsonCache } from "../src/commands/workflow-storage/json-reader.ts";
+import { readChunkRows } from "../src/commands/workflow-storage/stored-form.ts";
+import { getReadableWorkflow } from "../src/commands/workflow-storage/workflow-rows.ts";
 import { workflowChunks, workflows } from "../src/db/schema.ts";
 import { presentWorkflow } from "../src/http/presenters.ts";
 import { TestClient } from "./helpers/client.ts";

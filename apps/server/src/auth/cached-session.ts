@@ -2,9 +2,9 @@ import { WORKFLOW_ERRORS } from "@atelier/core";
 import { fromNodeHeaders } from "better-auth/node";
 import type { FastifyRequest } from "fastify";
 import { HttpError } from "../http/errors.ts";
-import type { SessionUser } from "../http/session.ts";
 import { type Auth, sessionCacheOf } from "./auth.ts";
 import { sessionCookieValue } from "./session-cache.ts";
+import type { SessionUser } from "./session-user.ts";
 
 const cookieNames = new WeakMap<Auth, Promise<string>>();
 

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from "fastify";
-import type { SessionUser } from "../http/session.ts";
+import type { SessionUser } from "./session-user.ts";
 
 /**
  * A short-lived in-process memory of session cookies Better Auth has already validated, for

@@ -3,9 +3,14 @@ import { FOLDER_ERRORS, validateFolderName } from "@atelier/core";
 import { and, count, eq, inArray, max, sql } from "drizzle-orm";
 import type { AppDb } from "../db/client.ts";
 import { folders, workflows } from "../db/schema.ts";
-import { HttpError, notFound } from "../http/errors.ts";
+import {
+  ConflictError,
+  InvalidInputError,
+  NotFoundError,
+  OperationFailedError,
+} from "../domain/errors.ts";
 
-const FOLDER_NOT_FOUND = () => notFound("Folder not found");
+const FOLDER_NOT_FOUND = () => new NotFoundError("Folder not found");
 
 export interface FolderView {
   id: string;
@@ -16,7 +21,7 @@ export interface FolderView {
 
 function checkName(name: string): string {
   const message = validateFolderName(name);
-  if (message) throw new HttpError(400, message);
+  if (message) throw new InvalidInputError(message);
   return name.trim();
 }
 
@@ -28,7 +33,7 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 const duplicateName = (name: string) =>
-  new HttpError(409, `A folder named "${name}" already exists`);
+  new ConflictError(`A folder named "${name}" already exists`);
 
 /** Own folders with their workflow count and newest workflow change, by name. */
 export async function listFolders(db: AppDb, userId: string): Promise<FolderView[]> {
@@ -70,7 +75,7 @@ export async function createFolder(
     await db.insert(folders).values({ id, userId, name, createdAt: now, updatedAt: now });
   } catch (error) {
     if (isUniqueViolation(error)) throw duplicateName(name);
-    throw new HttpError(500, FOLDER_ERRORS.create);
+    throw new OperationFailedError(FOLDER_ERRORS.create);
   }
   return folderView(db, userId, id);
 }
@@ -91,7 +96,7 @@ export async function renameFolder(
       .returning({ id: folders.id });
   } catch (error) {
     if (isUniqueViolation(error)) throw duplicateName(name);
-    throw new HttpError(500, FOLDER_ERRORS.update);
+    throw new OperationFailedError(FOLDER_ERRORS.update);
   }
   if (updated.length === 0) throw FOLDER_NOT_FOUND();
   return folderView(db, userId, id);
@@ -139,7 +144,7 @@ export async function moveWorkflows(
       .set({ folderId })
       .where(and(eq(workflows.userId, userId), inArray(workflows.id, unique)))
       .returning({ id: workflows.id });
-    if (moved.length !== unique.length) throw notFound("Workflow not found");
+    if (moved.length !== unique.length) throw new NotFoundError("Workflow not found");
     return moved.length;
   });
 }

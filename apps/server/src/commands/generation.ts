@@ -8,13 +8,12 @@ import {
 } from "@atelier/core";
 import { and, eq } from "drizzle-orm";
 import type { AppDb } from "../db/client.ts";
+import type { JobRow } from "../db/rows.ts";
 import { jobs } from "../db/schema.ts";
-import { HttpError, notFound } from "../http/errors.ts";
+import { InvalidInputError, NotFoundError } from "../domain/errors.ts";
 import type { ProviderRegistry } from "../providers/registry.ts";
-import { TEMPORARY_WORKFLOW_ID } from "./media.ts";
-import { getOwnWorkflowRow } from "./workflows.ts";
-
-export type JobRow = typeof jobs.$inferSelect;
+import { TEMPORARY_WORKFLOW_ID } from "../storage/media-manifest.ts";
+import { getOwnWorkflowRow } from "./workflow-storage/workflow-rows.ts";
 
 /** Route names of SPEC §7 that are variants of one catalogue node. */
 const MODEL_ALIASES: Record<string, string> = {
@@ -33,7 +32,7 @@ const MEDIA_TYPES = new Set(["image", "video", "audio", "object"]);
 /** The catalogue entry a `/api/generate/:model` name stands for, or 404. */
 export function definitionOf(model: string): NodeDefinition {
   const definition = getNodeDefinition(MODEL_ALIASES[model] ?? model);
-  if (!definition) throw notFound(`Unknown model: ${model}`);
+  if (!definition) throw new NotFoundError(`Unknown model: ${model}`);
   return definition;
 }
 
@@ -52,11 +51,11 @@ export interface GenerateInput {
  */
 export function checkRun(definition: NodeDefinition, body: GenerateInput, publicUrl: string) {
   if (definition.run.kind === "none")
-    throw new HttpError(400, `${definition.displayName} has nothing to run`);
+    throw new InvalidInputError(`${definition.displayName} has nothing to run`);
   const parsed = definition.params.safeParse(body.params);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new HttpError(400, `Invalid parameter ${issue?.path.join(".")}: ${issue?.message}`);
+    throw new InvalidInputError(`Invalid parameter ${issue?.path.join(".")}: ${issue?.message}`);
   }
   const params = parsed.data as Record<string, unknown>;
   const inputs: Record<string, string | string[]> = {};
@@ -69,21 +68,21 @@ export function checkRun(definition: NodeDefinition, body: GenerateInput, public
       port.id === "prompt" && typeof params.prompt === "string" && params.prompt.trim();
     if (values.length === 0) {
       if (port.required && !ownPrompt)
-        throw new HttpError(400, `Missing required input: ${port.label}`);
+        throw new InvalidInputError(`Missing required input: ${port.label}`);
       continue;
     }
     if (!port.multiple && values.length > 1)
-      throw new HttpError(400, `${port.label} takes one connection`);
+      throw new InvalidInputError(`${port.label} takes one connection`);
     if (port.max !== undefined && values.length > port.max)
-      throw new HttpError(400, `${port.label} takes at most ${port.max}`);
+      throw new InvalidInputError(`${port.label} takes at most ${port.max}`);
     const strings = values.map((value) => {
       if (MEDIA_TYPES.has(port.type) || (port.type === "any" && typeof value === "string")) {
         const local = typeof value === "string" && value.startsWith("/api/media/file/");
         const problem = local ? null : validateMediaInput(value);
-        if (problem && MEDIA_TYPES.has(port.type)) throw new HttpError(400, problem);
+        if (problem && MEDIA_TYPES.has(port.type)) throw new InvalidInputError(problem);
         return local ? `${publicUrl}${value}` : String(value);
       }
-      if (typeof value === "object") throw new HttpError(400, `${port.label} must be text`);
+      if (typeof value === "object") throw new InvalidInputError(`${port.label} must be text`);
       return String(value);
     });
     inputs[port.id] = port.multiple ? strings : (strings[0] as string);
@@ -123,7 +122,7 @@ export async function createJob(
   const providerId = target.kind === "provider" ? target.provider : "local";
   const endpoint = target.kind === "none" ? "" : target.endpoint;
   const provider = providers.get(providerId);
-  if (!provider) throw new HttpError(400, `No provider can run ${definition.displayName}`);
+  if (!provider) throw new InvalidInputError(`No provider can run ${definition.displayName}`);
   // Embedded media goes to storage (once a provider can run it): providers are given URLs,
   // never inline data.
   for (const [port, value] of Object.entries(inputs)) {
@@ -162,30 +161,9 @@ export async function getOwnJob(db: AppDb, userId: string, jobId: string): Promi
     .select()
     .from(jobs)
     .where(and(eq(jobs.id, jobId), eq(jobs.userId, userId)));
-  if (!job) throw notFound("Job not found");
+  if (!job) throw new NotFoundError("Job not found");
   return job;
 }
 
 export const isTerminal = (status: string) =>
   (TERMINAL_QUEUE_STATUSES as readonly string[]).includes(status);
-
-/** SPEC §7's queue status answer for a job row. */
-export function presentJobStatus(job: JobRow) {
-  const outputs = job.outputs ?? undefined;
-  const videoUrl = typeof outputs?.videoUrl === "string" ? outputs.videoUrl : null;
-  return {
-    requestId: job.id,
-    nodeId: job.nodeId,
-    workflowId: job.workflowId,
-    model: job.model,
-    endpoint: job.endpoint,
-    status: job.status,
-    queue_position: job.queuePosition,
-    logs: job.logs,
-    progress: job.progress,
-    ...(videoUrl ? { data: { video: { url: videoUrl } } } : {}),
-    ...(outputs ? { outputs } : {}),
-    ...(job.outputValues ? { outputValues: job.outputValues } : {}),
-    error: job.error,
-  };
-}

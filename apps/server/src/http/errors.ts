@@ -1,6 +1,16 @@
 import type { IncomingMessage } from "node:http";
 import type { FastifyError, FastifyInstance } from "fastify";
 import { ZodError } from "zod";
+import {
+  ConflictError,
+  DomainError,
+  ForbiddenError,
+  InvalidInputError,
+  NotFoundError,
+  OperationFailedError,
+  RateLimitedError,
+  TooLargeError,
+} from "../domain/errors.ts";
 
 /** An error whose message is fit for the user (a SPEC text), with its HTTP status. */
 export class HttpError extends Error {
@@ -16,6 +26,53 @@ export class HttpError extends Error {
 }
 
 export const notFound = (message = "Not found") => new HttpError(404, message);
+
+/** "42 s", "12 min", "3 h": how long until a limit lets the client in again. */
+export function formatWait(seconds: number): string {
+  if (seconds < 120) return `${seconds} s`;
+  if (seconds < 7200) return `${Math.ceil(seconds / 60)} min`;
+  return `${Math.ceil(seconds / 3600)} h`;
+}
+
+/** 429 `{ error: "<limit>. Try again in <wait>." }` with `Retry-After: <seconds>`. */
+export function tooManyRequests(limit: string, retryAfterSeconds: number): HttpError {
+  const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  return new HttpError(
+    429,
+    `${limit}. Try again in ${formatWait(seconds)}.`,
+    {},
+    {
+      "retry-after": String(seconds),
+    },
+  );
+}
+
+/** The status code of each domain error kind (domain/errors.ts): the one mapping. */
+const STATUS_OF = new Map<abstract new (...args: never[]) => DomainError, number>([
+  [InvalidInputError, 400],
+  [ForbiddenError, 403],
+  [NotFoundError, 404],
+  [ConflictError, 409],
+  [TooLargeError, 413],
+  [OperationFailedError, 500],
+]);
+
+/** The HTTP answer of a domain error: its status, its message, and what goes with it. */
+export function httpErrorOf(error: DomainError): HttpError {
+  if (error instanceof RateLimitedError) {
+    return tooManyRequests(error.limit, error.retryAfterSeconds);
+  }
+  const extra = error instanceof ConflictError ? error.details : {};
+  for (const [kind, status] of STATUS_OF) {
+    if (error instanceof kind) return new HttpError(status, error.message, extra);
+  }
+  return new HttpError(500, error.message);
+}
+
+/** An error whose message is fit for the user as it is (not an internal failure). */
+export function isUserFacingError(error: unknown): error is HttpError | DomainError {
+  return error instanceof HttpError || error instanceof DomainError;
+}
 
 export const NUL_MESSAGE = "Invalid request: text must not contain NUL (\\u0000) characters";
 
@@ -60,30 +117,33 @@ function drain(raw: IncomingMessage): Promise<void> {
 
 /** Every error leaves as `{ error }`; internal details stay in the log. */
 export function registerErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler(async (error: FastifyError | HttpError | ZodError, request, reply) => {
-    if (!request.raw.complete) {
-      await drain(request.raw);
-      reply.header("connection", "close");
-    }
-    if (error instanceof HttpError) {
-      return reply
-        .code(error.statusCode)
-        .headers(error.headers)
-        .send({ error: error.message, ...error.extra });
-    }
-    if (error instanceof ZodError) {
-      const first = error.issues[0];
-      const where = first?.path.length ? `${first.path.join(".")}: ` : "";
-      return reply
-        .code(400)
-        .send({ error: `Invalid request: ${where}${first?.message ?? "bad input"}` });
-    }
-    if (isNulRefusal(error)) return reply.code(400).send({ error: NUL_MESSAGE });
-    const status = (error as FastifyError).statusCode;
-    if (status && status >= 400 && status < 500) {
-      return reply.code(status).send({ error: error.message });
-    }
-    request.log.error({ err: error }, "request failed");
-    return reply.code(500).send({ error: "Internal server error" });
-  });
+  app.setErrorHandler(
+    async (thrown: FastifyError | HttpError | DomainError | ZodError, request, reply) => {
+      const error = thrown instanceof DomainError ? httpErrorOf(thrown) : thrown;
+      if (!request.raw.complete) {
+        await drain(request.raw);
+        reply.header("connection", "close");
+      }
+      if (error instanceof HttpError) {
+        return reply
+          .code(error.statusCode)
+          .headers(error.headers)
+          .send({ error: error.message, ...error.extra });
+      }
+      if (error instanceof ZodError) {
+        const first = error.issues[0];
+        const where = first?.path.length ? `${first.path.join(".")}: ` : "";
+        return reply
+          .code(400)
+          .send({ error: `Invalid request: ${where}${first?.message ?? "bad input"}` });
+      }
+      if (isNulRefusal(error)) return reply.code(400).send({ error: NUL_MESSAGE });
+      const status = (error as FastifyError).statusCode;
+      if (status && status >= 400 && status < 500) {
+        return reply.code(status).send({ error: error.message });
+      }
+      request.log.error({ err: error }, "request failed");
+      return reply.code(500).send({ error: "Internal server error" });
+    },
+  );
 }

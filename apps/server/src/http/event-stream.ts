@@ -1,8 +1,8 @@
 import type { ServerResponse } from "node:http";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { SessionUser } from "../auth/session-user.ts";
 import type { AbuseLimits } from "../env-limits.ts";
 import { addressOf, tooManyRequests } from "./limits.ts";
-import type { SessionUser } from "./session.ts";
 
 /** Open streams per HTTP server (shared by every encapsulated plugin of one app). */
 const open = new WeakMap<object, Set<ServerResponse>>();

@@ -1,26 +1,8 @@
 import { normalizeIP } from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { HttpError } from "./errors.ts";
+import { tooManyRequests } from "./errors.ts";
 
-/** "42 s", "12 min", "3 h": how long until a limit lets the client in again. */
-export function formatWait(seconds: number): string {
-  if (seconds < 120) return `${seconds} s`;
-  if (seconds < 7200) return `${Math.ceil(seconds / 60)} min`;
-  return `${Math.ceil(seconds / 3600)} h`;
-}
-
-/** 429 `{ error: "<limit>. Try again in <wait>." }` with `Retry-After: <seconds>`. */
-export function tooManyRequests(limit: string, retryAfterSeconds: number): HttpError {
-  const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
-  return new HttpError(
-    429,
-    `${limit}. Try again in ${formatWait(seconds)}.`,
-    {},
-    {
-      "retry-after": String(seconds),
-    },
-  );
-}
+export { formatWait, tooManyRequests } from "./errors.ts";
 
 /** The client's address as the limits key it (IPv6 by its /64, like @fastify/rate-limit). */
 export const addressOf = (request: FastifyRequest) => normalizeIP(request.ip, 64);

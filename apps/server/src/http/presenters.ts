@@ -1,5 +1,10 @@
-import type { SavedWorkflow, WorkflowRow, WorkflowSummary } from "@atelier/core";
-import type { WorkflowRecord } from "../commands/workflows.ts";
+import {
+  PLAIN_MEDIA_OUTPUT_KEY,
+  type SavedWorkflow,
+  type WorkflowRow,
+  type WorkflowSummary,
+} from "@atelier/core";
+import type { JobRow, WorkflowRecord } from "../db/rows.ts";
 
 /** A workflow row as the API shows it (SPEC §3 column names), without its data. */
 export function presentWorkflowSummary(row: WorkflowRecord): WorkflowSummary {
@@ -45,4 +50,26 @@ export function presentWorkflowJson(row: WorkflowRecord, data: Buffer, viewerId:
   if (!shell.endsWith(DATA_TAIL)) throw new Error("presentWorkflow must end with its data");
   const head = Buffer.from(`${shell.slice(0, -DATA_TAIL.length)}"data":`);
   return Buffer.concat([head, data, CLOSE]);
+}
+
+/** SPEC §7's queue status answer for a job row. */
+export function presentJobStatus(job: JobRow) {
+  const outputs = job.outputs ?? undefined;
+  const video = outputs?.[PLAIN_MEDIA_OUTPUT_KEY.video];
+  const videoUrl = typeof video === "string" ? video : null;
+  return {
+    requestId: job.id,
+    nodeId: job.nodeId,
+    workflowId: job.workflowId,
+    model: job.model,
+    endpoint: job.endpoint,
+    status: job.status,
+    queue_position: job.queuePosition,
+    logs: job.logs,
+    progress: job.progress,
+    ...(videoUrl ? { data: { video: { url: videoUrl } } } : {}),
+    ...(outputs ? { outputs } : {}),
+    ...(job.outputValues ? { outputValues: job.outputValues } : {}),
+    error: job.error,
+  };
 }

@@ -2,15 +2,10 @@ import { WORKFLOW_ERRORS } from "@atelier/core";
 import { fromNodeHeaders } from "better-auth/node";
 import type { FastifyRequest } from "fastify";
 import type { Auth } from "../auth/auth.ts";
+import type { SessionUser } from "../auth/session-user.ts";
 import { HttpError } from "./errors.ts";
 
-export interface SessionUser {
-  id: string;
-  email: string;
-  name: string;
-  /** A browser that runs generations before signing up: no cloud workflows or folders. */
-  isAnonymous: boolean;
-}
+export type { SessionUser } from "../auth/session-user.ts";
 
 /** The signed-in user of a request, or null. */
 export async function currentUser(

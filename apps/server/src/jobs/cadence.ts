@@ -1,3 +1,5 @@
+import type { PollCadence } from "../providers/poll-cadence.ts";
+
 /**
  * How often the engine asks a provider about one job (ADR 0005, "Status checks").
  *
@@ -9,21 +11,8 @@
  *   sweeper) so a lost webhook cannot strand the job until the 15-minute timeout.
  * - A 429's Retry-After, when longer, wins over both (see steps.ts).
  */
-export interface PollCadence {
-  /** Wait before the first read after submit: 0 where a submit can hold the answer. */
-  firstMs: number;
-  /** Shortest wait between two reads (the provider's minimum, e.g. Runway's 5 s). */
-  minMs: number;
-  /** Longest wait between two reads while polling. */
-  maxMs: number;
-  /** With a webhook registered: the safety-net read's interval. */
-  webhookSafetyMs: number;
-}
-
 /** The wait grows as 0.8 × the job's age: about five reads per tenfold of running time. */
 export const BACKOFF_FACTOR = 0.8;
-/** The longest polling wait by default: a finished job is noticed within 15 s. */
-export const MAX_POLL_MS = 15_000;
 /** The default safety-net interval of a job that waits for a webhook. */
 export const WEBHOOK_SAFETY_POLL_MS = 120_000;
 

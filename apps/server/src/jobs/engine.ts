@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, inArray, lt } from "drizzle-orm";
 import type PgBoss from "pg-boss";
-import type { JobRow } from "../commands/generation.ts";
 import type { AppDb } from "../db/client.ts";
+import type { JobRow } from "../db/rows.ts";
 import { jobs } from "../db/schema.ts";
 import type { ProviderRegistry } from "../providers/registry.ts";
 import { ensureQueue } from "./boss.ts";

@@ -1,4 +1,4 @@
-import type { NodeDefinition } from "@atelier/core";
+import { type MediaOutputKey, type NodeDefinition, PLAIN_MEDIA_OUTPUT_KEY } from "@atelier/core";
 
 /** Media a job stored, by the node's output port. */
 export interface StoredOutput {
@@ -8,7 +8,7 @@ export interface StoredOutput {
 }
 
 /** Video-processing nodes name their result with SPEC §3's more specific keys. */
-const VIDEO_KEY: Record<string, string> = {
+const VIDEO_KEY: Record<string, MediaOutputKey> = {
   "video-upscaler": "upscaledVideo",
   "merge-videos": "mergedVideo",
   "merge-audio-video": "mergedVideo",
@@ -17,21 +17,26 @@ const VIDEO_KEY: Record<string, string> = {
   "lip-sync": "outputVideo",
 };
 
-/** The SPEC §3 media output keys a port's media is written under. */
+/** The SPEC §3 media output keys (core's media-outputs.ts) a port's media is written under. */
 function keysFor(definition: NodeDefinition, port: string, type: string): string[] {
-  if (port === "snapshot") return ["snapshot"];
+  if (port === "snapshot") return ["snapshot" satisfies MediaOutputKey];
   if (port === "capturedFrame") return ["capturedFrame"];
+  const plain = PLAIN_MEDIA_OUTPUT_KEY;
   switch (type) {
     case "image":
-      return definition.category === "processing" ? ["processedImage", "imageUrl"] : ["imageUrl"];
-    case "video":
-      return VIDEO_KEY[definition.type]
-        ? [VIDEO_KEY[definition.type] as string, "videoUrl"]
-        : ["videoUrl"];
+      return definition.category === "processing"
+        ? ["processedImage" satisfies MediaOutputKey, plain.image]
+        : [plain.image];
+    case "video": {
+      const specific = VIDEO_KEY[definition.type];
+      return specific ? [specific, plain.video] : [plain.video];
+    }
     case "object":
-      return ["glbUrl", "modelUrl"];
+      return [plain.object, "modelUrl" satisfies MediaOutputKey];
     case "audio":
-      return definition.type === "audio-isolation" ? ["isolatedAudio", "audioUrl"] : ["audioUrl"];
+      return definition.type === "audio-isolation"
+        ? ["isolatedAudio" satisfies MediaOutputKey, plain.audio]
+        : [plain.audio];
     default:
       return [port];
   }

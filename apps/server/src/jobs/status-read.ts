@@ -1,8 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
-import { type JobRow, presentJobStatus } from "../commands/generation.ts";
 import type { AppDb } from "../db/client.ts";
+import type { JobRow } from "../db/rows.ts";
 import { jobs } from "../db/schema.ts";
 import { notFound } from "../http/errors.ts";
+import { presentJobStatus } from "../http/presenters.ts";
 import type { JobStatusCache } from "./status-cache.ts";
 
 /**

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { getNodeDefinition, LIMITS, RUN_MESSAGES } from "@atelier/core";
 import { and, eq, inArray, notInArray, sql } from "drizzle-orm";
-import type { JobRow } from "../commands/generation.ts";
 import type { AppDb } from "../db/client.ts";
+import type { JobRow } from "../db/rows.ts";
 import { jobs } from "../db/schema.ts";
 import { ProviderError, type ProviderStatus } from "../providers/provider.ts";
 import type { ProviderRegistry } from "../providers/registry.ts";

@@ -1,11 +1,11 @@
 import { extensionForMimeType, LIMITS } from "@atelier/core";
 import { fileTypeFromBuffer } from "file-type";
-import { mediaPath, recordMedia, TEMPORARY_WORKFLOW_ID } from "../commands/media.ts";
 import type { AppDb } from "../db/client.ts";
 import type { ResultMedia } from "../providers/provider.ts";
 import type { SafeFetcher } from "../providers/safe-fetch.ts";
 import type { BlobStore } from "../storage/blob-store.ts";
 import { inspectUpload } from "../storage/inspect.ts";
+import { mediaPath, recordMedia, TEMPORARY_WORKFLOW_ID } from "../storage/media-manifest.ts";
 import type { StoredOutput } from "./outputs.ts";
 
 export interface MediaSink {

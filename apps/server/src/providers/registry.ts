@@ -1,6 +1,5 @@
 import { fileTypeFromBuffer } from "file-type";
 import type { Config } from "../env.ts";
-import { MAX_POLL_MS, type PollCadence } from "../jobs/cadence.ts";
 import type { BlobStore } from "../storage/blob-store.ts";
 import { createElevenLabsProvider } from "./elevenlabs/elevenlabs-provider.ts";
 import { createFalProvider } from "./fal/fal-provider.ts";
@@ -10,6 +9,7 @@ import { FFMPEG_NODE_TYPES } from "./local/ffmpeg/merge.ts";
 import { createLocalProvider } from "./local/local-provider.ts";
 import { createLumaProvider } from "./luma/luma-provider.ts";
 import { createOpenAIProvider } from "./openai/openai-provider.ts";
+import { MAX_POLL_MS, type PollCadence } from "./poll-cadence.ts";
 import type { GenerationProvider } from "./provider.ts";
 import { createRunwayProvider, RUNWAY_MIN_POLL_MS } from "./runway/runway-provider.ts";
 import type { SafeFetcher } from "./safe-fetch.ts";

@@ -1,12 +1,11 @@
-import { eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { configuredProviders, providerDisplayName } from "../auth/auth.ts";
 import type { AppContext } from "../context.ts";
-import { user } from "../db/schema.ts";
 import { HttpError } from "../http/errors.ts";
 import { jsonProblem } from "../http/input-guard.ts";
 import { tooManyRequests } from "../http/limits.ts";
 import { requireUser } from "../http/session.ts";
+import { isAdmin } from "../policy/access.ts";
 
 /** SPEC §8's refusal for a provider that is not set up, naming the provider. */
 export const providerNotConfigured = (name: string) =>
@@ -48,11 +47,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
   app.get("/api/auth/admin-status", async (request) => {
     const signedIn = await requireUser(ctx.auth, request);
     // Read on every call, so a demotion takes effect at once.
-    const [row] = await ctx.database.db
-      .select({ isAdmin: user.isAdmin })
-      .from(user)
-      .where(eq(user.id, signedIn.id));
-    return { isAdmin: row?.isAdmin ?? false };
+    return { isAdmin: await isAdmin(ctx.database.db, signedIn) };
   });
 
   // The sign-in choices the browser may offer (public: no account data).

@@ -1,8 +1,7 @@
-import { and, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { AppContext } from "../context.ts";
-import { jobs } from "../db/schema.ts";
+import { jobForCallback } from "../policy/access.ts";
 import { createFalWebhookVerifier } from "../providers/fal/webhook.ts";
 
 const zToken = z.object({ token: z.string().regex(/^[a-f0-9]{48}$/) });
@@ -16,14 +15,6 @@ export async function callbackRoutes(app: FastifyInstance, ctx: AppContext) {
   const jwksUrl = ctx.config.generation.fal?.jwksUrl;
   const falVerifier = createFalWebhookVerifier(jwksUrl ? { jwksUrl } : {});
 
-  const jobByToken = async (provider: string, token: string) => {
-    const [job] = await db
-      .select({ id: jobs.id, providerRequestId: jobs.providerRequestId })
-      .from(jobs)
-      .where(and(eq(jobs.callbackToken, token), eq(jobs.provider, provider)));
-    return job ?? null;
-  };
-
   await app.register(async (scope) => {
     // fal signs the raw body: keep it as bytes.
     scope.addContentTypeParser("application/json", { parseAs: "buffer" }, (_request, body, done) =>
@@ -32,7 +23,7 @@ export async function callbackRoutes(app: FastifyInstance, ctx: AppContext) {
 
     scope.post("/api/callbacks/fal/:token", async (request, reply) => {
       const { token } = zToken.parse(request.params);
-      const job = await jobByToken("fal", token);
+      const job = await jobForCallback(db, "fal", token);
       if (!job) return reply.code(404).send({ error: "Not found" });
       const verdict = await falVerifier.verify(
         request.headers as Record<string, string>,
@@ -54,7 +45,7 @@ export async function callbackRoutes(app: FastifyInstance, ctx: AppContext) {
     // re-reads the generation with our key instead of trusting the body.
     scope.post("/api/callbacks/luma/:token", async (request, reply) => {
       const { token } = zToken.parse(request.params);
-      const job = await jobByToken("luma", token);
+      const job = await jobForCallback(db, "luma", token);
       if (!job) return reply.code(404).send({ error: "Not found" });
       await (await ctx.generation()).engine.nudge(job.id);
       return { ok: true };

@@ -6,6 +6,7 @@ import {
 } from "@atelier/core";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
+import { copyWorkflowsTo } from "../commands/copy-workflows.ts";
 import {
   createFolder,
   deleteFolder,
@@ -14,10 +15,10 @@ import {
   renameFolder,
   resolveFolderTarget,
 } from "../commands/folders.ts";
-import { assertOwnWorkflows, copyWorkflow, deleteWorkflow } from "../commands/workflows.ts";
 import type { AppContext } from "../context.ts";
-import { HttpError } from "../http/errors.ts";
+import { HttpError, isUserFacingError } from "../http/errors.ts";
 import { requireUser } from "../http/session.ts";
+import { assertCanEditWorkflows } from "../policy/access.ts";
 
 const zFolderParams = z.object({ id: z.string().min(1).max(200) });
 
@@ -47,7 +48,7 @@ export async function folderRoutes(app: FastifyInstance, ctx: AppContext) {
     const user = await requireUser(ctx.auth, request);
     const { id } = zFolderParams.parse(request.params);
     await deleteFolder(db, user.id, id).catch((error) => {
-      if (error instanceof HttpError) throw error;
+      if (isUserFacingError(error)) throw error;
       request.log.error({ err: error }, "folder delete failed");
       throw new HttpError(500, FOLDER_ERRORS.delete);
     });
@@ -60,7 +61,7 @@ export async function folderRoutes(app: FastifyInstance, ctx: AppContext) {
     const { id } = zFolderParams.parse(request.params);
     const { workflowIds } = zWorkflowIdsRequest.parse(request.body ?? {});
     const moved = await moveWorkflows(db, user.id, id, workflowIds).catch((error) => {
-      if (error instanceof HttpError) throw error;
+      if (isUserFacingError(error)) throw error;
       request.log.error({ err: error }, "move failed");
       throw new HttpError(500, FOLDER_ERRORS.move);
     });
@@ -74,19 +75,14 @@ export async function folderRoutes(app: FastifyInstance, ctx: AppContext) {
     const { workflowIds } = zWorkflowIdsRequest.parse(request.body ?? {});
     const folderId = await resolveFolderTarget(db, user.id, id);
     // All or nothing: every id must be the user's before anything is copied.
-    await assertOwnWorkflows(db, user.id, workflowIds);
-    const copies: string[] = [];
-    try {
-      for (const workflowId of workflowIds) {
-        copies.push((await copyWorkflow(db, user.id, workflowId, { folderId, fork: false })).id);
-      }
-    } catch (error) {
-      for (const copyId of copies)
-        await deleteWorkflow(db, ctx.store, user.id, copyId).catch(() => undefined);
-      if (error instanceof HttpError) throw error;
-      request.log.error({ err: error }, "copy failed");
-      throw new HttpError(500, FOLDER_ERRORS.copy);
-    }
+    await assertCanEditWorkflows(db, user, workflowIds);
+    const copies = await copyWorkflowsTo(db, ctx.store, user.id, folderId, workflowIds).catch(
+      (error) => {
+        if (isUserFacingError(error)) throw error;
+        request.log.error({ err: error }, "copy failed");
+        throw new HttpError(500, FOLDER_ERRORS.copy);
+      },
+    );
     return reply.code(201).send({ workflowIds: copies });
   });
 }

@@ -1,17 +1,17 @@
-import { and, desc, eq, inArray, type SQL } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { sessionCacheOf } from "../auth/auth.ts";
 import { requireCachedSession } from "../auth/cached-session.ts";
 import { cachedSessionUser } from "../auth/session-cache.ts";
-import { getOwnJob, isTerminal, presentJobStatus } from "../commands/generation.ts";
+import { cancelJob } from "../commands/cancel-job.ts";
+import { listActiveJobs, listJobs } from "../commands/job-lists.ts";
 import type { AppContext } from "../context.ts";
-import { jobs } from "../db/schema.ts";
 import { openEventStream } from "../http/event-stream.ts";
+import { presentJobStatus } from "../http/presenters.ts";
 import { requireSession } from "../http/session.ts";
 import { JobStatusCache } from "../jobs/status-cache.ts";
 import { readOwnJobStatusJson } from "../jobs/status-read.ts";
-import { finish } from "../jobs/steps.ts";
+import { canCancelJob, canReadJob } from "../policy/access.ts";
 
 const zRequest = z.object({ requestId: z.string().min(1).max(200) }).passthrough();
 const zJobsQuery = z.object({ workflowId: z.string().max(200).optional() });
@@ -61,32 +61,25 @@ export async function queueRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post("/api/queue/cancel", async (request) => {
     const user = await requireSession(ctx.auth, request);
     const { requestId } = zRequest.parse(request.body ?? {});
-    const job = await getOwnJob(db, user.id, requestId);
-    if (!isTerminal(job.status)) {
-      await finish({ db }, job, { status: "CANCELLED" });
-      statusCache.invalidate(job.id);
-      if (job.providerRequestId) {
-        const provider = (await ctx.generation()).providers.get(job.provider);
-        await provider?.cancel(job.endpoint, job.providerRequestId).catch((error) => {
-          request.log.warn({ err: error, jobId: job.id }, "provider cancel failed");
-        });
-      }
-    }
-    return presentJobStatus(await getOwnJob(db, user.id, requestId));
+    const job = await canCancelJob(db, user, requestId);
+    const cancelled = await cancelJob(
+      {
+        db,
+        providers: async () => (await ctx.generation()).providers,
+        changed: (jobId) => statusCache.invalidate(jobId),
+        providerCancelFailed: (error, jobId) =>
+          request.log.warn({ err: error, jobId }, "provider cancel failed"),
+      },
+      job,
+    );
+    return presentJobStatus(cancelled);
   });
 
   // The user's unfinished jobs and the latest finished ones: a reloaded tab picks them up.
   app.get("/api/queue/jobs", async (request) => {
     const user = await requireSession(ctx.auth, request);
     const { workflowId } = zJobsQuery.parse(request.query ?? {});
-    const filters: SQL[] = [eq(jobs.userId, user.id)];
-    if (workflowId) filters.push(eq(jobs.workflowId, workflowId));
-    const rows = await db
-      .select()
-      .from(jobs)
-      .where(and(...filters))
-      .orderBy(desc(jobs.createdAt))
-      .limit(100);
+    const rows = await listJobs(db, user.id, workflowId);
     return { jobs: rows.map(presentJobStatus) };
   });
 
@@ -94,15 +87,12 @@ export async function queueRoutes(app: FastifyInstance, ctx: AppContext) {
   app.get("/api/queue/events", async (request, reply) => {
     const user = await requireSession(ctx.auth, request);
     const stream = openEventStream(request, reply, { user, limits: ctx.config.limits });
-    const active = await db
-      .select()
-      .from(jobs)
-      .where(and(eq(jobs.userId, user.id), inArray(jobs.status, ["IN_QUEUE", "IN_PROGRESS"])));
+    const active = await listActiveJobs(db, user.id);
     stream.send("ready", { jobs: active.map(presentJobStatus) });
     // Subscribed after the await: a client gone meanwhile unsubscribes at once (onClose).
     stream.onClose(
       ctx.jobEvents.subscribe(user.id, (event) => {
-        void getOwnJob(db, user.id, event.jobId).then(
+        void canReadJob(db, user, event.jobId).then(
           (job) => stream.send("job", presentJobStatus(job)),
           () => undefined,
         );

@@ -14,27 +14,26 @@ import {
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { requireCachedUser } from "../auth/cached-session.ts";
-import { deltaSave } from "../commands/delta-save.ts";
-import { SaveStaging } from "../commands/save-staging.ts";
-import { type SaveResult, saveWorkflow } from "../commands/save-workflow.ts";
-import { OwnedSaves } from "../commands/staged-saves.ts";
+import { deltaSave } from "../commands/workflow-storage/delta-save.ts";
+import { type SaveResult, saveWorkflow } from "../commands/workflow-storage/full-save.ts";
+import { WorkflowJsonCache } from "../commands/workflow-storage/json-reader.ts";
+import { SaveStaging } from "../commands/workflow-storage/staged-batches-memory.ts";
+import { OwnedSaves } from "../commands/workflow-storage/staged-batches-store.ts";
+import { partsOf } from "../commands/workflow-storage/stored-form.ts";
 import {
   checkNodes,
   checkWithCheckedNodes,
   checkWorkflowData,
-} from "../commands/workflow-checks.ts";
-import { partsOf } from "../commands/workflow-data.ts";
-import { WorkflowJsonCache } from "../commands/workflow-json.ts";
+} from "../commands/workflow-storage/structure-checks.ts";
 import {
   copyWorkflow,
   createWorkflow,
   deleteWorkflow,
-  getOwnWorkflowRow,
   getReadableWorkflowJson,
   listWorkflows,
-} from "../commands/workflows.ts";
+} from "../commands/workflow-storage/workflow-rows.ts";
 import type { AppContext } from "../context.ts";
-import { HttpError } from "../http/errors.ts";
+import { HttpError, isUserFacingError } from "../http/errors.ts";
 import { openEventStream } from "../http/event-stream.ts";
 import {
   presentWorkflow,
@@ -42,6 +41,7 @@ import {
   presentWorkflowSummary,
 } from "../http/presenters.ts";
 import { requireUser } from "../http/session.ts";
+import { assertCanEditWorkflow } from "../policy/access.ts";
 
 const zParams = z.object({ id: z.string().min(1).max(200) });
 const zSaveParams = zParams.extend({ saveId: zSaveId });
@@ -130,7 +130,7 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
       checkNodes((request.body as { nodes?: unknown } | null)?.nodes);
       const { nodes } = zSaveBatchRequest.parse(request.body ?? {});
       const ids = { userId: user.id, workflowId: id, saveId };
-      await ownedSaves.check(ids, () => getOwnWorkflowRow(db, user.id, id));
+      await ownedSaves.check(ids, () => assertCanEditWorkflow(db, user, id));
       await staging.stage(ids, index, nodes);
       return { staged: index };
     },
@@ -145,7 +145,7 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
       });
       const { id, saveId } = zSaveParams.parse(request.params);
       const ids = { userId: user.id, workflowId: id, saveId };
-      await ownedSaves.check(ids, () => getOwnWorkflowRow(db, user.id, id));
+      await ownedSaves.check(ids, () => assertCanEditWorkflow(db, user, id));
       const raw = (request.body ?? {}) as { data?: Record<string, unknown>; batches?: unknown };
       // The count is checked before anything is read for it.
       const count = zCommitSaveRequest.shape.batches.parse(raw.batches);
@@ -176,7 +176,7 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
     // Staged batches live under the user's own prefix, so they go even when the workflow was
     // deleted meanwhile; others' (or deleted) workflows still answer 404.
     await staging.drop(ids, { anywhere: true });
-    await getOwnWorkflowRow(db, user.id, id);
+    await assertCanEditWorkflow(db, user, id);
     return { success: true };
   });
 
@@ -194,7 +194,7 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
       ...options,
       fork: true,
     }).catch((error) => {
-      if (error instanceof HttpError) throw error;
+      if (isUserFacingError(error)) throw error;
       request.log.error({ err: error }, "fork failed");
       throw new HttpError(500, WORKFLOW_ERRORS.fork);
     });
@@ -205,7 +205,7 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
   app.get("/api/workflows/:id/events", async (request, reply) => {
     const user = await requireUser(ctx.auth, request);
     const { id } = zParams.parse(request.params);
-    const row = await getOwnWorkflowRow(db, user.id, id);
+    const row = await assertCanEditWorkflow(db, user, id);
     const stream = openEventStream(request, reply, { user, limits: ctx.config.limits });
     stream.send("ready", { id, updated_at: row.updatedAt.toISOString() });
     stream.onClose(

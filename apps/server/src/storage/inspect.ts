@@ -7,7 +7,7 @@ import {
 import createDOMPurify from "dompurify";
 import { fileTypeFromBuffer } from "file-type";
 import { JSDOM } from "jsdom";
-import { HttpError } from "../http/errors.ts";
+import { InvalidInputError } from "../domain/errors.ts";
 
 /** The type we serve each allowed extension as, per kind where it differs. */
 const CANONICAL_TYPES: Record<string, string> = {
@@ -100,10 +100,10 @@ export async function inspectUpload(
   if (extension === "svg") {
     const text = buffer.toString("utf8");
     if (!/<svg[\s>]/i.test(text))
-      throw new HttpError(400, UPLOAD_MESSAGES.mimeNotValidForKind("text/plain", "image"));
+      throw new InvalidInputError(UPLOAD_MESSAGES.mimeNotValidForKind("text/plain", "image"));
     const clean = sanitizeSvg(text);
     if (!/^<svg[\s>]/i.test(clean.trim()))
-      throw new HttpError(400, "The SVG file has no drawable content");
+      throw new InvalidInputError("The SVG file has no drawable content");
     return { body: Buffer.from(clean, "utf8"), mimeType: "image/svg+xml" };
   }
   if (extension === "gltf") {
@@ -111,20 +111,19 @@ export async function inspectUpload(
       const parsed = JSON.parse(buffer.toString("utf8")) as { asset?: unknown };
       if (typeof parsed.asset !== "object" || parsed.asset === null) throw new Error("no asset");
     } catch {
-      throw new HttpError(400, UPLOAD_MESSAGES.mimeNotValidForKind("text/plain", "3d"));
+      throw new InvalidInputError(UPLOAD_MESSAGES.mimeNotValidForKind("text/plain", "3d"));
     }
     return { body: buffer, mimeType: "model/gltf+json" };
   }
 
   const detected = await fileTypeFromBuffer(buffer);
-  if (!detected) throw new HttpError(400, UPLOAD_MESSAGES.typeNotAllowed("unknown"));
+  if (!detected) throw new InvalidInputError(UPLOAD_MESSAGES.typeNotAllowed("unknown"));
   if (!sameFormat(detected.ext, extension)) {
     const allowedSomewhere = Object.values(ALLOWED_MIME_TYPES).some((types) =>
       types.includes(detected.mime),
     );
     const label = kinds[0] ?? "media";
-    throw new HttpError(
-      400,
+    throw new InvalidInputError(
       allowedSomewhere
         ? UPLOAD_MESSAGES.mimeNotValidForKind(detected.mime, label)
         : UPLOAD_MESSAGES.typeNotAllowed(detected.mime),

@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { GenerationProvider, ProviderStatus } from "../provider.ts";
 import { ProviderError } from "../provider.ts";
 import { FFMPEG_NODE_TYPES } from "./ffmpeg/merge.ts";
-import { type LocalRequest, type ReadMedia, runLocally } from "./run-local.ts";
+import type { LocalRequest, ReadMedia } from "./local-request.ts";
+import { runLocally } from "./run-local.ts";
 
 export interface LocalProviderOptions {
   /** Reads an input's bytes (our storage directly; other URLs through the safe fetcher). */

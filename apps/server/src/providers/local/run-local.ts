@@ -2,6 +2,7 @@ import { getNodeDefinition, type OutputPortDefinition } from "@atelier/core";
 import type { ProviderResult, ResultMedia } from "../provider.ts";
 import { FFMPEG_NODE_TYPES } from "./ffmpeg/merge.ts";
 import { runFfmpegNode } from "./ffmpeg/run-node.ts";
+import type { LocalRequest, ReadMedia } from "./local-request.ts";
 import {
   IMAGE_OPERATIONS,
   processImage,
@@ -12,15 +13,6 @@ import {
   renderVideo,
   seedFrom,
 } from "./media/index.ts";
-
-/** What the local provider was asked to run (its "request body"). */
-export interface LocalRequest {
-  nodeType: string;
-  inputs: Record<string, string | string[]>;
-  params: Record<string, unknown>;
-}
-
-export type ReadMedia = (url: string) => Promise<Uint8Array>;
 
 export interface RunLocallyOptions {
   /** A local ffmpeg: the merge nodes are then done for real instead of stood in for. */

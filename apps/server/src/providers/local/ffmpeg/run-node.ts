@@ -3,7 +3,7 @@
  * the merged WebM and its first frame returned as the node's `video` and `capturedFrame`.
  */
 import { ProviderError, type ProviderResult } from "../../provider.ts";
-import type { LocalRequest, ReadMedia } from "../run-local.ts";
+import type { LocalRequest, ReadMedia } from "../local-request.ts";
 import { MergeError, mergeAudioVideo, mergeVideos } from "./merge.ts";
 import { FfmpegError } from "./run.ts";
 

@@ -1,7 +1,7 @@
 import { assembleChunks, assembleChunksPieces } from "@atelier/core";
-import type { AppDb } from "../db/client.ts";
-import type { workflows } from "../db/schema.ts";
-import { readChunkRows } from "./workflow-data.ts";
+import type { AppDb } from "../../db/client.ts";
+import type { workflows } from "../../db/schema.ts";
+import { readChunkRows } from "./stored-form.ts";
 
 type JsonRow = Pick<
   typeof workflows.$inferSelect,

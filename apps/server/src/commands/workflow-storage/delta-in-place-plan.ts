@@ -1,17 +1,17 @@
 import { chunkBodies, type ItemText, LIMITS, type SavedEdge, saveStrategy } from "@atelier/core";
 import { and, eq, inArray } from "drizzle-orm";
-import type { AppDb } from "../db/client.ts";
-import { workflowChunks, type workflows } from "../db/schema.ts";
-import { chunkDirectory, type PlacedChunk } from "./chunk-store.ts";
-import { refuseTooLarge } from "./save-workflow.ts";
-import { checkWithCheckedNodes } from "./workflow-checks.ts";
+import type { AppDb } from "../../db/client.ts";
+import { workflowChunks, type workflows } from "../../db/schema.ts";
+import { chunkDirectory, type PlacedChunk } from "./chunk-rows.ts";
+import { refuseTooLarge } from "./full-save.ts";
 import {
   byteLength,
   type ChunkHead,
   chunkHeadText,
   documentBytes,
   type WorkflowHead,
-} from "./workflow-data.ts";
+} from "./stored-form.ts";
+import { checkWithCheckedNodes } from "./structure-checks.ts";
 
 export interface Delta {
   head: WorkflowHead;

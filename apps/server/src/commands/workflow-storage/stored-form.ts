@@ -9,8 +9,8 @@ import {
   type TextChunk,
 } from "@atelier/core";
 import { asc, eq } from "drizzle-orm";
-import type { AppDb } from "../db/client.ts";
-import { workflowChunks, type workflows } from "../db/schema.ts";
+import type { AppDb } from "../../db/client.ts";
+import { workflowChunks, type workflows } from "../../db/schema.ts";
 
 /** Everything of a saved workflow but its nodes and edges (the metadata chunk's `workflow`). */
 export type WorkflowHead = Omit<SavedWorkflow, "nodes" | "edges">;

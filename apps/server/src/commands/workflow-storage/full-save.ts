@@ -1,13 +1,19 @@
 import { WORKFLOW_ERRORS, workflowTooLargeMessage } from "@atelier/core";
 import { and, eq } from "drizzle-orm";
-import type { AppDb } from "../db/client.ts";
-import { workflows } from "../db/schema.ts";
-import { HttpError, notFound } from "../http/errors.ts";
-import { announceWorkflowChange } from "../realtime/events.ts";
-import { replaceChunks } from "./chunk-store.ts";
+import type { AppDb } from "../../db/client.ts";
+import type { WorkflowRecord } from "../../db/rows.ts";
+import { workflows } from "../../db/schema.ts";
+import {
+  ConflictError,
+  InvalidInputError,
+  NotFoundError,
+  TooLargeError,
+} from "../../domain/errors.ts";
+import { announceWorkflowChange } from "../../realtime/events.ts";
+import { replaceChunks } from "./chunk-rows.ts";
 import { faultPoint } from "./fault-point.ts";
-import { encodeWorkflow, type StoredForm, type WorkflowParts } from "./workflow-data.ts";
-import type { WorkflowFields, WorkflowRecord } from "./workflows.ts";
+import { encodeWorkflow, type StoredForm, type WorkflowParts } from "./stored-form.ts";
+import type { WorkflowFields } from "./workflow-fields.ts";
 
 export interface SaveFields extends Omit<WorkflowFields, "folderId"> {
   basedOn: string;
@@ -26,24 +32,28 @@ export function nextTimestamp(previous?: Date): Date {
 
 export function refuseTooLarge(bytes: number): void {
   const message = workflowTooLargeMessage(bytes);
-  if (message) throw new HttpError(413, message);
+  if (message) throw new TooLargeError(message);
 }
 
 export function parseBasedOn(basedOn: string): Date {
   const date = new Date(basedOn);
   if (Number.isNaN(date.getTime()))
-    throw new HttpError(400, "Invalid request: basedOn must be a timestamp");
+    throw new InvalidInputError("Invalid request: basedOn must be a timestamp");
   return date;
 }
 
 /** 404 for a workflow that is not the user's, else 409 with the version that won. */
-export async function conflictError(db: AppDb, userId: string, id: string): Promise<HttpError> {
+export async function conflictError(
+  db: AppDb,
+  userId: string,
+  id: string,
+): Promise<NotFoundError | ConflictError> {
   const [current] = await db
     .select({ updatedAt: workflows.updatedAt })
     .from(workflows)
     .where(and(eq(workflows.id, id), eq(workflows.userId, userId)));
-  if (!current) return notFound(WORKFLOW_ERRORS.notFound);
-  return new HttpError(409, "This workflow was saved elsewhere since you opened it.", {
+  if (!current) return new NotFoundError(WORKFLOW_ERRORS.notFound);
+  return new ConflictError("This workflow was saved elsewhere since you opened it.", {
     updated_at: current.updatedAt.toISOString(),
   });
 }

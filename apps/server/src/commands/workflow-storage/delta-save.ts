@@ -1,11 +1,11 @@
 import { type DeltaSaveRequest, type ItemText, itemTexts, type SavedEdge } from "@atelier/core";
 import { and, eq } from "drizzle-orm";
-import type { AppDb } from "../db/client.ts";
-import { workflows } from "../db/schema.ts";
-import { HttpError } from "../http/errors.ts";
-import { announceWorkflowChange } from "../realtime/events.ts";
-import { rewriteChunks } from "./chunk-store.ts";
-import { type Delta, planInPlace } from "./delta-in-place.ts";
+import type { AppDb } from "../../db/client.ts";
+import { workflows } from "../../db/schema.ts";
+import { InvalidInputError } from "../../domain/errors.ts";
+import { announceWorkflowChange } from "../../realtime/events.ts";
+import { rewriteChunks } from "./chunk-rows.ts";
+import { type Delta, planInPlace } from "./delta-in-place-plan.ts";
 import { faultPoint } from "./fault-point.ts";
 import {
   conflictError,
@@ -16,15 +16,15 @@ import {
   savedFields,
   withId,
   writeStored,
-} from "./save-workflow.ts";
-import { checkWithCheckedNodes } from "./workflow-checks.ts";
-import { byteLength, encodeWorkflow, readWorkflowData } from "./workflow-data.ts";
+} from "./full-save.ts";
+import { byteLength, encodeWorkflow, readWorkflowData } from "./stored-form.ts";
+import { checkWithCheckedNodes } from "./structure-checks.ts";
 
 /** A delta naming a node twice (or changing and removing it) has no single meaning. */
 function refuseAmbiguous(input: DeltaSaveRequest): void {
   const seen = new Set<string>();
   for (const id of [...input.nodes.map((node) => node.id), ...input.removed]) {
-    if (seen.has(id)) throw new HttpError(400, `Invalid request: node ${id} appears twice`);
+    if (seen.has(id)) throw new InvalidInputError(`Invalid request: node ${id} appears twice`);
     seen.add(id);
   }
 }

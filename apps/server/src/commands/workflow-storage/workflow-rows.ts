@@ -1,29 +1,20 @@
 import { randomUUID } from "node:crypto";
 import { LIMITS, type SavedWorkflow, WORKFLOW_ERRORS } from "@atelier/core";
 import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
-import type { AppDb } from "../db/client.ts";
-import { folders, workflowMediaManifest, workflows } from "../db/schema.ts";
-import { notFound } from "../http/errors.ts";
-import { announceWorkflowChange } from "../realtime/events.ts";
-import type { BlobStore } from "../storage/blob-store.ts";
-import { replaceChunks } from "./chunk-store.ts";
-import { refreshMediaRefs, removeUnreferencedFiles } from "./media.ts";
-import { nextTimestamp, refuseTooLarge, storedColumns, withId } from "./save-workflow.ts";
-import { encodeWorkflow, partsOf, readWorkflowData } from "./workflow-data.ts";
-import { readWorkflowJson, type WorkflowJsonCache } from "./workflow-json.ts";
+import type { AppDb } from "../../db/client.ts";
+import type { WorkflowRecord } from "../../db/rows.ts";
+import { folders, workflowMediaManifest, workflows } from "../../db/schema.ts";
+import { NotFoundError } from "../../domain/errors.ts";
+import { announceWorkflowChange } from "../../realtime/events.ts";
+import type { BlobStore } from "../../storage/blob-store.ts";
+import { refreshMediaRefs, removeUnreferencedFiles } from "../../storage/media-manifest.ts";
+import { replaceChunks } from "./chunk-rows.ts";
+import { nextTimestamp, refuseTooLarge, storedColumns, withId } from "./full-save.ts";
+import { readWorkflowJson, type WorkflowJsonCache } from "./json-reader.ts";
+import { encodeWorkflow, partsOf, readWorkflowData } from "./stored-form.ts";
+import type { WorkflowFields } from "./workflow-fields.ts";
 
-export type WorkflowRecord = typeof workflows.$inferSelect;
-
-export interface WorkflowFields {
-  name: string;
-  description?: string | undefined;
-  folderId?: string | null | undefined;
-  isPublic?: boolean | undefined;
-  thumbnailUrl?: string | null | undefined;
-  mediaRefs?: string[] | undefined;
-}
-
-const WORKFLOW_NOT_FOUND = () => notFound(WORKFLOW_ERRORS.notFound);
+const WORKFLOW_NOT_FOUND = () => new NotFoundError(WORKFLOW_ERRORS.notFound);
 
 /** The folder must be the user's own; another user's folder does not exist for them. */
 async function assertOwnFolder(db: AppDb, userId: string, folderId: string | null | undefined) {
@@ -32,7 +23,7 @@ async function assertOwnFolder(db: AppDb, userId: string, folderId: string | nul
     .select({ id: folders.id })
     .from(folders)
     .where(and(eq(folders.id, folderId), eq(folders.userId, userId)));
-  if (!found) throw notFound("Folder not found");
+  if (!found) throw new NotFoundError("Folder not found");
 }
 
 /** Own workflows, newest updated first, at most 100; `folderId` "unfiled" means none. */

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import type { ChunkBody } from "@atelier/core";
 import { and, eq, inArray } from "drizzle-orm";
-import type { AppDb } from "../db/client.ts";
-import { workflowChunks } from "../db/schema.ts";
+import type { AppDb } from "../../db/client.ts";
+import { workflowChunks } from "../../db/schema.ts";
 import { faultPoint } from "./fault-point.ts";
 
 /** A chunk body at its place among a workflow's rows. */

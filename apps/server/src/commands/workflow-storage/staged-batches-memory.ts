@@ -1,6 +1,6 @@
 import type { ItemText } from "@atelier/core";
-import { MB, tooManyRequests } from "../http/limits.ts";
-import type { BlobStore } from "../storage/blob-store.ts";
+import { RateLimitedError } from "../../domain/errors.ts";
+import type { BlobStore } from "../../storage/blob-store.ts";
 import {
   dropStagedSave,
   nodeTexts,
@@ -8,7 +8,7 @@ import {
   type SaveIds,
   saveKeyOf,
   stageBatch,
-} from "./staged-saves.ts";
+} from "./staged-batches-store.ts";
 
 interface StagedSave {
   ids: SaveIds;
@@ -20,6 +20,8 @@ interface StagedSave {
   inStore: boolean;
   touchedAt: number;
 }
+
+const MB = 1024 * 1024;
 
 /**
  * Where the batches of saves in progress wait for their commit. A single-process server
@@ -120,7 +122,7 @@ export class SaveStaging {
   /** The 429 for a user over a cap: retry once their oldest save may have lapsed. */
   #tooMany(cap: string, mine: readonly StagedSave[], now: number) {
     const oldest = Math.min(now, ...mine.map((save) => save.touchedAt));
-    return tooManyRequests(
+    return new RateLimitedError(
       `Too many large saves in progress: ${cap}`,
       (oldest + this.idleMs - now) / 1000,
     );

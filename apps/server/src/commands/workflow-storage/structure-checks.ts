@@ -1,10 +1,10 @@
 import { validateWorkflow, WORKFLOW_VERSION } from "@atelier/core";
-import { HttpError } from "../http/errors.ts";
+import { InvalidInputError } from "../../domain/errors.ts";
 
 /** SPEC §5's structural check, so broken data gets "Invalid workflow data: …" (400). */
 export function checkWorkflowData(data: unknown): void {
   const { valid, errors } = validateWorkflow(data);
-  if (!valid) throw new HttpError(400, `Invalid workflow data: ${errors.join("; ")}`);
+  if (!valid) throw new InvalidInputError(`Invalid workflow data: ${errors.join("; ")}`);
 }
 
 /** The same check on a batch of nodes alone (their edges come with the commit). */

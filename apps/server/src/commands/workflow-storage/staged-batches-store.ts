@@ -1,6 +1,6 @@
 import { type ItemText, WORKFLOW_ERRORS } from "@atelier/core";
-import { HttpError, notFound } from "../http/errors.ts";
-import type { BlobStore } from "../storage/blob-store.ts";
+import { InvalidInputError, NotFoundError } from "../../domain/errors.ts";
+import type { BlobStore } from "../../storage/blob-store.ts";
 
 export type SaveIds = { userId: string; workflowId: string; saveId: string };
 
@@ -18,7 +18,7 @@ const prefix = (userId: string, workflowId: string, saveId: string) =>
  * from a crafted URL, which could name another user's folder) is a workflow not found.
  */
 function safePart(id: string): string {
-  if (!/^[A-Za-z0-9_-]{1,200}$/.test(id)) throw notFound(WORKFLOW_ERRORS.notFound);
+  if (!/^[A-Za-z0-9_-]{1,200}$/.test(id)) throw new NotFoundError(WORKFLOW_ERRORS.notFound);
   return id;
 }
 
@@ -68,7 +68,7 @@ export async function readStagedBatches(
     const [idLine, ...texts] = utf8Lines(Buffer.concat(parts));
     const nodeIds = JSON.parse(idLine?.text ?? "[]") as string[];
     if (nodeIds.length !== texts.length)
-      throw new HttpError(400, `${WORKFLOW_ERRORS.finalize}: batch ${index} is unreadable`);
+      throw new InvalidInputError(`${WORKFLOW_ERRORS.finalize}: batch ${index} is unreadable`);
     return texts.map((line, at) => ({ id: nodeIds[at] as string, ...line }));
   };
   // Read a few at a time (storage may be remote); the first failing batch names the error.
@@ -86,7 +86,7 @@ export async function readStagedBatches(
 }
 
 export const missingBatch = (index: number) =>
-  new HttpError(400, `${WORKFLOW_ERRORS.finalize}: batch ${index} is missing`);
+  new InvalidInputError(`${WORKFLOW_ERRORS.finalize}: batch ${index} is missing`);
 
 const PARALLEL_READS = 8;
 

@@ -3,7 +3,7 @@ import { formatMediaRef } from "@atelier/core";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { AppDb } from "../db/client.ts";
 import { workflowMediaManifest, workflows } from "../db/schema.ts";
-import type { BlobStore } from "../storage/blob-store.ts";
+import type { BlobStore } from "./blob-store.ts";
 
 export { TEMPORARY_WORKFLOW_ID } from "@atelier/core";
 export const ANONYMOUS_FOLDER = "anonymous";

@@ -1,0 +1,50 @@
+import { and, eq } from "drizzle-orm";
+import type { AppDb } from "../db/client.ts";
+import { workflowMediaManifest } from "../db/schema.ts";
+import { NotFoundError } from "../domain/errors.ts";
+import type { BlobStore } from "../storage/blob-store.ts";
+import { removeUnreferencedFiles } from "../storage/media-manifest.ts";
+
+export type MediaRow = typeof workflowMediaManifest.$inferSelect;
+
+/** The user's uploaded and generated files of one workflow (manifest rows). */
+export function listWorkflowMedia(db: AppDb, userId: string, workflowId: string) {
+  return db
+    .select()
+    .from(workflowMediaManifest)
+    .where(
+      and(
+        eq(workflowMediaManifest.userId, userId),
+        eq(workflowMediaManifest.workflowId, workflowId),
+      ),
+    );
+}
+
+/**
+ * A stored file by its unguessable path (public, SPEC §7) with its recorded type; 404 when
+ * no manifest row names it or storage no longer has it.
+ */
+export async function readMediaFile(db: AppDb, store: BlobStore, path: string) {
+  const [row] = await db
+    .select({ mimeType: workflowMediaManifest.mimeType })
+    .from(workflowMediaManifest)
+    .where(eq(workflowMediaManifest.filePath, path))
+    .limit(1);
+  if (!row) throw new NotFoundError("Not found");
+  const blob = await store.get(path);
+  if (!blob) throw new NotFoundError("Not found");
+  return { mimeType: row.mimeType, blob };
+}
+
+/**
+ * Removes one of the user's manifest rows (still owner-scoped), and the file once no row
+ * names it any more; 404 "Media not found" when it is gone meanwhile.
+ */
+export async function deleteMedia(db: AppDb, store: BlobStore, userId: string, id: string) {
+  const [removed] = await db
+    .delete(workflowMediaManifest)
+    .where(and(eq(workflowMediaManifest.id, id), eq(workflowMediaManifest.userId, userId)))
+    .returning({ filePath: workflowMediaManifest.filePath });
+  if (!removed) throw new NotFoundError("Media not found");
+  await removeUnreferencedFiles(db, store, [removed.filePath]);
+}

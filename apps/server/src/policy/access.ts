@@ -1,0 +1,100 @@
+/**
+ * Who may do what to which resource: the one place routes ask before they run a command.
+ * Today every rule is "the owner" (a public workflow may also be read: the workflow
+ * reads check that themselves); shared links and roles land here next. Another user's resource
+ * is answered like a missing one (404, never 403: no existence leak), with the same
+ * messages as the owner-scoped reads.
+ */
+import { WORKFLOW_ERRORS } from "@atelier/core";
+import { and, eq } from "drizzle-orm";
+import { getOwnJob } from "../commands/generation.ts";
+import {
+  assertOwnWorkflows,
+  getOwnWorkflowRow,
+} from "../commands/workflow-storage/workflow-rows.ts";
+import type { AppDb } from "../db/client.ts";
+import type { JobRow, WorkflowRecord } from "../db/rows.ts";
+import { jobs, user as users, workflowMediaManifest } from "../db/schema.ts";
+import { HttpError, notFound } from "../http/errors.ts";
+import { ANONYMOUS_FOLDER, TEMPORARY_WORKFLOW_ID } from "../storage/media-manifest.ts";
+
+/** The signed-in party a rule is asked about. */
+export interface Actor {
+  id: string;
+}
+
+type MediaRow = typeof workflowMediaManifest.$inferSelect;
+
+/** The workflow, when the user may change it (its owner); else 404. */
+export function assertCanEditWorkflow(
+  db: AppDb,
+  user: Actor,
+  workflowId: string,
+): Promise<WorkflowRecord> {
+  return getOwnWorkflowRow(db, user.id, workflowId);
+}
+
+/** 404 unless the user may change every one of the workflows (all or nothing). */
+export function assertCanEditWorkflows(db: AppDb, user: Actor, workflowIds: readonly string[]) {
+  return assertOwnWorkflows(db, user.id, workflowIds);
+}
+
+/**
+ * The storage folder an upload to `workflowId` goes under: the user's own workflow (else
+ * 404) or the unsaved one; signed out, only the unsaved one, in the anonymous folder (401
+ * for any other, SPEC §6).
+ */
+export async function assertCanUploadTo(
+  db: AppDb,
+  user: Actor | null,
+  workflowId: string,
+): Promise<string> {
+  if (!user) {
+    if (workflowId !== TEMPORARY_WORKFLOW_ID)
+      throw new HttpError(401, WORKFLOW_ERRORS.notAuthenticated);
+    return ANONYMOUS_FOLDER;
+  }
+  if (workflowId !== TEMPORARY_WORKFLOW_ID) await assertCanEditWorkflow(db, user, workflowId);
+  return user.id;
+}
+
+/** True when a signed-out upload is already known to be refused (before its bytes are read). */
+export function uploadRefusedEarly(user: Actor | null, workflowId: string | undefined): boolean {
+  return !user && workflowId !== undefined && workflowId !== TEMPORARY_WORKFLOW_ID;
+}
+
+/** The job, when the user may read it (its owner); else 404 "Job not found". */
+export function canReadJob(db: AppDb, user: Actor, jobId: string): Promise<JobRow> {
+  return getOwnJob(db, user.id, jobId);
+}
+
+/** The job, when the user may cancel it (its owner); else 404 "Job not found". */
+export const canCancelJob = canReadJob;
+
+/** The manifest row, when the user may delete that file (its uploader); else 404. */
+export async function assertCanDeleteMedia(db: AppDb, user: Actor, id: string): Promise<MediaRow> {
+  const [row] = await db
+    .select()
+    .from(workflowMediaManifest)
+    .where(and(eq(workflowMediaManifest.id, id), eq(workflowMediaManifest.userId, user.id)));
+  if (!row) throw notFound("Media not found");
+  return row;
+}
+
+/** The job a provider callback's unguessable token addresses, or null (the route's 404). */
+export async function jobForCallback(db: AppDb, provider: string, token: string) {
+  const [job] = await db
+    .select({ id: jobs.id, providerRequestId: jobs.providerRequestId })
+    .from(jobs)
+    .where(and(eq(jobs.callbackToken, token), eq(jobs.provider, provider)));
+  return job ?? null;
+}
+
+/** The user's admin flag, read on every call so a demotion takes effect at once. */
+export async function isAdmin(db: AppDb, user: Actor): Promise<boolean> {
+  const [row] = await db
+    .select({ isAdmin: users.isAdmin })
+    .from(users)
+    .where(eq(users.id, user.id));
+  return row?.isAdmin ?? false;
+}
