@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { startAutosave } from "../src/features/persistence/autosave.ts";
 import type { Persistence } from "../src/features/persistence/persistence.ts";
-import { useWorkspace } from "../src/features/persistence/workspace-store.ts";
 import { usePreferences } from "../src/features/preferences/store.ts";
+import { edited } from "../src/features/workspace/document-status.ts";
+import { useWorkspace } from "../src/features/workspace/store.ts";
 
 describe("autosave", () => {
   beforeEach(() => vi.useFakeTimers());
@@ -11,7 +12,7 @@ describe("autosave", () => {
   it("saves unsaved edits every autoSaveInterval minutes, only while enabled", () => {
     const save = vi.fn(async () => undefined);
     const stop = startAutosave({ save } as unknown as Persistence);
-    useWorkspace.getState().set({ dirty: true });
+    edited();
     vi.advanceTimersByTime(10 * 60_000);
     expect(save).not.toHaveBeenCalled(); // off by default (SPEC §9)
 
@@ -21,12 +22,12 @@ describe("autosave", () => {
     vi.advanceTimersByTime(1);
     expect(save).toHaveBeenCalledTimes(1);
 
-    useWorkspace.getState().set({ dirty: false });
+    useWorkspace.setState({ dirty: false });
     vi.advanceTimersByTime(5 * 60_000);
     expect(save).toHaveBeenCalledTimes(1);
 
     usePreferences.getState().setPreference("autoSaveInterval", 1);
-    useWorkspace.getState().set({ dirty: true });
+    edited();
     vi.advanceTimersByTime(60_000);
     expect(save).toHaveBeenCalledTimes(2);
     stop();

@@ -2,6 +2,8 @@ import { UPLOAD_MESSAGES } from "@atelier/core";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import { createDocumentStore } from "../src/features/document/store.ts";
+import { UploadProgress } from "../src/features/nodes/UploadProgress.tsx";
 import {
   type DropUploadOptions,
   dropUpload,
@@ -9,14 +11,12 @@ import {
   UPLOAD_FAILED,
   UPLOAD_NODE_TYPE,
   uploadWorkflowId,
-} from "../src/features/canvas/drop-upload.ts";
-import { notify } from "../src/features/canvas/notify.ts";
-import { createDocumentStore } from "../src/features/document/store.ts";
-import { UploadProgress } from "../src/features/nodes/UploadProgress.tsx";
-import { runUploadQueue } from "../src/features/persistence/media-uploads.ts";
+} from "../src/features/uploads/drop-upload.ts";
+import { runUploadQueue } from "../src/features/uploads/media-uploads.ts";
 import { ApiError } from "../src/services/api.ts";
+import { notify } from "../src/ui/notify.ts";
 
-vi.mock("../src/features/canvas/notify.ts", () => ({
+vi.mock("../src/ui/notify.ts", () => ({
   notify: { error: vi.fn(), info: vi.fn(), action: vi.fn() },
 }));
 

@@ -1,7 +1,7 @@
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, expect, it, vi } from "vitest";
-import { lazyPart, PART_FAILED } from "../src/features/canvas/lazy-part.tsx";
-import { notify } from "../src/features/canvas/notify.ts";
+import { lazyPart, PART_FAILED } from "../src/ui/lazy-part.tsx";
+import { notify } from "../src/ui/notify.ts";
 
 afterEach(() => {
   cleanup();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { placePopup } from "../src/features/canvas/place-popup.ts";
+import { placePopup } from "../src/ui/place-popup.ts";
 
 const window = { width: 1280, height: 800 };
 const search = { width: 300, height: 369 };

@@ -2,14 +2,14 @@ import type { SavedWorkflow } from "@atelier/core";
 import { describe, expect, it } from "vitest";
 import type { CanvasNode } from "../src/features/document/types.ts";
 import { saveInBatches } from "../src/features/persistence/batch-save.ts";
-import { dataUrlToBlob } from "../src/features/persistence/compress-image.ts";
 import { writeExitJournal } from "../src/features/persistence/journal.ts";
+import { dataUrlToBlob } from "../src/features/uploads/compress-image.ts";
 import {
   findEmbeddedMedia,
   replaceAtPath,
   runUploadQueue,
   type UploadItem,
-} from "../src/features/persistence/media-uploads.ts";
+} from "../src/features/uploads/media-uploads.ts";
 import { ApiError } from "../src/services/api.ts";
 import { createAuthCache } from "../src/services/auth-cache.ts";
 

@@ -1,7 +1,6 @@
 import { SCENE_VIDEO_DEFAULT_PROMPT } from "@atelier/core";
 import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { notify } from "../src/features/canvas/notify.ts";
 import { DocumentProvider, useDocument } from "../src/features/document/context.tsx";
 import { createNode } from "../src/features/document/factory.ts";
 import { createDocumentStore, type DocumentStore } from "../src/features/document/store.ts";
@@ -16,6 +15,7 @@ import type {
 import { WEBGL_MISSING } from "../src/features/nodes/special/scene/use-scene.ts";
 import { gatherInputs } from "../src/features/runs/gather-inputs.ts";
 import { api } from "../src/services/api.ts";
+import { notify } from "../src/ui/notify.ts";
 
 /** The three.js view stands in as a fake: jsdom-like DOMs have no WebGL. */
 const fake = vi.hoisted(() => ({
@@ -48,7 +48,7 @@ vi.mock("../src/features/nodes/special/scene/scene-view.ts", () => ({
     return view;
   },
 }));
-vi.mock("../src/features/canvas/notify.ts", () => ({
+vi.mock("../src/ui/notify.ts", () => ({
   notify: { error: vi.fn(), info: vi.fn(), action: vi.fn() },
 }));
 

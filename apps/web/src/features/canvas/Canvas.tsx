@@ -9,6 +9,8 @@ import {
   useReactFlow,
 } from "@xyflow/react";
 import { type DragEvent, type MouseEvent, useCallback, useEffect, useRef, useState } from "react";
+import { lazyPart } from "../../ui/lazy-part.tsx";
+import { notify } from "../../ui/notify.ts";
 import { useDocument, useDocumentStore } from "../document/context.tsx";
 import { ZoomedOut } from "../nodes/detail-level.ts";
 import { nodeTypes } from "../nodes/node-types.ts";
@@ -17,8 +19,6 @@ import { type CompatibleChoice, compatibleTypes, type PendingWire } from "../pal
 import { usePreferences } from "../preferences/store.ts";
 import { holdDraggedNodes } from "./drag-hold.ts";
 import { useFlowSync } from "./flow-sync.ts";
-import { lazyPart } from "./lazy-part.tsx";
-import { notify } from "./notify.ts";
 import { OverviewMap } from "./OverviewMap.tsx";
 import { SelectionToolbar } from "./SelectionToolbar.tsx";
 import { useNoSelectionListener } from "./selection-listener.ts";
@@ -178,7 +178,7 @@ export function Canvas() {
         : undefined;
       const at = target ? { x: target.position.x - 360, y: target.position.y } : position;
       // The upload pipeline loads with the first drop, not with the editor.
-      void import("./drop-upload.ts").then(async ({ dropUpload, wireIntoNode }) => {
+      void import("../uploads/drop-upload.ts").then(async ({ dropUpload, wireIntoNode }) => {
         const dropped = await dropUpload(files, at, { documents: store });
         if (target) wireIntoNode(store, target.id, dropped);
       });

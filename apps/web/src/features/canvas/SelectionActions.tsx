@@ -1,8 +1,8 @@
 import { ALIGN_MODES, type AlignMode, DISTRIBUTE_AXES, type DistributeAxis } from "@atelier/core";
 import { memo } from "react";
 import { useShallow } from "zustand/react/shallow";
+import { notify } from "../../ui/notify.ts";
 import { useDocument } from "../document/context.tsx";
-import { notify } from "./notify.ts";
 
 const ALIGN_LABELS: Record<AlignMode, string> = {
   left: "Align left",

@@ -1,6 +1,6 @@
 import { memo } from "react";
+import { lazyPart } from "../../ui/lazy-part.tsx";
 import { useDocument } from "../document/context.tsx";
-import { lazyPart } from "./lazy-part.tsx";
 
 // The buttons arrive with the first selection (or when the browser is idle), not with the
 // editor's first paint (DESIGN §7).

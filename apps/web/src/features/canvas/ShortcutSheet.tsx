@@ -1,4 +1,4 @@
-import { Modal } from "./Modal.tsx";
+import { Modal } from "../../ui/Modal.tsx";
 
 /** Every keyboard shortcut, as the sheet shown on "?" lists them (shortcuts.ts handles them). */
 const SHORTCUTS = [

@@ -1,8 +1,8 @@
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { api } from "../../services/api.ts";
+import { LazyToaster } from "../../ui/LazyToaster.tsx";
 import { Canvas } from "../canvas/Canvas.tsx";
-import { LazyToaster } from "../canvas/LazyToaster.tsx";
 import { DocumentProvider, useDocumentStore } from "../document/context.tsx";
 import { createDocumentStore } from "../document/store.ts";
 import type { DocumentGraph } from "../document/types.ts";
@@ -11,10 +11,10 @@ import { startAutosave } from "../persistence/autosave.ts";
 import { PersistenceProvider, usePersistence } from "../persistence/context.tsx";
 import { LoadProgress } from "../persistence/LoadProgress.tsx";
 import { createPersistence } from "../persistence/persistence.ts";
-import { useWorkspace } from "../persistence/workspace-store.ts";
 import { RunnerProvider } from "../runs/context.tsx";
 import { createLazyRunner } from "../runs/lazy-runner.ts";
 import { useHasRuns } from "../runs/runs-store.ts";
+import { useWorkspace } from "../workspace/store.ts";
 import { TopBar } from "./TopBar.tsx";
 import { warmUp } from "./warm-up.ts";
 
@@ -43,10 +43,10 @@ const ShortcutSheet = lazy(() =>
   import("../canvas/ShortcutSheet.tsx").then((module) => ({ default: module.ShortcutSheet })),
 );
 
-/** `?fixture=N` opens a generated N-node workflow (benchmarks, performance checks). */
+/** `?fixture=N` opens a generated N-node workflow (dev and `vite build --mode bench` only). */
 async function fixtureFromUrl(): Promise<DocumentGraph | null> {
   const count = Number(new URLSearchParams(window.location.search).get("fixture"));
-  if (!Number.isInteger(count) || count <= 0) return null;
+  if (import.meta.env.MODE === "production" || !Number.isInteger(count) || count <= 0) return null;
   const { generateFixture } = await import("@atelier/bench/fixtures");
   return generateFixture(Math.min(count, 5000)) as unknown as DocumentGraph;
 }

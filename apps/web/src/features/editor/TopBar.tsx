@@ -1,12 +1,11 @@
 import { memo, useRef } from "react";
-import { api } from "../../services/api.ts";
-import { authCache } from "../../services/auth-cache.ts";
-import { notify } from "../canvas/notify.ts";
+import { notify } from "../../ui/notify.ts";
 import { useDocument } from "../document/context.tsx";
 import { usePersistence } from "../persistence/context.tsx";
 import { SaveStatus } from "../persistence/SaveStatus.tsx";
-import { useWorkspace } from "../persistence/workspace-store.ts";
 import { useRunner } from "../runs/context.tsx";
+import { signOut } from "../workspace/session-actions.ts";
+import { useWorkspace } from "../workspace/store.ts";
 
 interface Props {
   onPreferences(): void;
@@ -105,16 +104,7 @@ export const TopBar = memo(function TopBar({ onPreferences, onShortcuts, onSignI
           <button
             type="button"
             title={isAdmin ? `${user.email} (admin)` : user.email}
-            onClick={() =>
-              void api
-                .signOut()
-                .catch(() => undefined) // "Auth session missing!" and the like: already signed out.
-                .then(() => {
-                  authCache.reset(null);
-                  useWorkspace.getState().set({ user: null, isAdmin: false });
-                  window.history.replaceState(null, "", "/");
-                })
-            }
+            onClick={() => void signOut()}
           >
             Sign out
           </button>

@@ -1,4 +1,4 @@
-import { Modal } from "../canvas/Modal.tsx";
+import { Modal } from "../../ui/Modal.tsx";
 
 export interface PendingDelete {
   /** "workflow" or "folder": the dialog's words. */

@@ -1,15 +1,14 @@
 import { FOLDER_ERRORS, type Folder, validateFolderName } from "@atelier/core";
 import { type FormEvent, useCallback, useEffect, useState } from "react";
-import { ApiError, api } from "../../services/api.ts";
-import { notify } from "../canvas/notify.ts";
+import { notify } from "../../ui/notify.ts";
 import { usePersistence } from "../persistence/context.tsx";
 import { ConfirmDelete, type PendingDelete } from "./ConfirmDelete.tsx";
-
-interface WorkflowEntry {
-  id: string;
-  name: string;
-  folderId: string | null;
-}
+import {
+  type FolderedWorkflow,
+  failureMessage as failure,
+  libraryActions,
+  listFoldersAndWorkflows,
+} from "./library-actions.ts";
 
 /** A one-shot choice of folder ("Unfiled" is null). */
 function FolderSelect(props: {
@@ -37,14 +36,11 @@ function FolderSelect(props: {
   );
 }
 
-const failure = (error: unknown, fallback: string) =>
-  error instanceof ApiError && error.message ? error.message : fallback;
-
 /** Cloud workflows by folder: create, rename, delete folders; move, copy, fork, delete workflows. */
 export function Folders({ onChanged, revision }: { onChanged(): void; revision: string }) {
   const persistence = usePersistence();
   const [folders, setFolders] = useState<Folder[]>([]);
-  const [workflows, setWorkflows] = useState<WorkflowEntry[]>([]);
+  const [workflows, setWorkflows] = useState<FolderedWorkflow[]>([]);
   const [filter, setFilter] = useState<string | "all" | "unfiled">("all");
   const [draft, setDraft] = useState("");
   const [renaming, setRenaming] = useState<{ id: string; name: string } | null>(null);
@@ -52,12 +48,9 @@ export function Folders({ onChanged, revision }: { onChanged(): void; revision: 
 
   const refresh = useCallback(async () => {
     try {
-      const [{ folders: list }, { workflows: rows }] = await Promise.all([
-        api.listFolders(),
-        api.listWorkflows(),
-      ]);
+      const { folders: list, workflows: rows } = await listFoldersAndWorkflows();
       setFolders(list);
-      setWorkflows(rows.map((row) => ({ id: row.id, name: row.name, folderId: row.folder_id })));
+      setWorkflows(rows);
     } catch (error) {
       notify.error(failure(error, "Request timed out"));
     }
@@ -81,7 +74,7 @@ export function Folders({ onChanged, revision }: { onChanged(): void; revision: 
     const message = validateFolderName(draft);
     if (message) return notify.error(message);
     void run(async () => {
-      await api.createFolder(draft.trim());
+      await libraryActions.createFolder(draft.trim());
       setDraft("");
     }, FOLDER_ERRORS.create);
   };
@@ -92,7 +85,7 @@ export function Folders({ onChanged, revision }: { onChanged(): void; revision: 
     const message = validateFolderName(renaming.name);
     if (message) return notify.error(message);
     void run(async () => {
-      await api.renameFolder(renaming.id, renaming.name.trim());
+      await libraryActions.renameFolder(renaming.id, renaming.name.trim());
       setRenaming(null);
     }, FOLDER_ERRORS.update);
   };
@@ -166,7 +159,11 @@ export function Folders({ onChanged, revision }: { onChanged(): void; revision: 
                     setPendingDelete({
                       kind: "folder",
                       name: folder.name,
-                      run: () => void run(() => api.deleteFolder(folder.id), FOLDER_ERRORS.delete),
+                      run: () =>
+                        void run(
+                          () => libraryActions.deleteFolder(folder.id),
+                          FOLDER_ERRORS.delete,
+                        ),
                     })
                   }
                 >
@@ -188,7 +185,7 @@ export function Folders({ onChanged, revision }: { onChanged(): void; revision: 
               placeholder="Move…"
               folders={folders}
               onPick={(target) =>
-                void run(() => api.moveWorkflows(target, [workflow.id]), FOLDER_ERRORS.move)
+                void run(() => libraryActions.moveWorkflow(target, workflow.id), FOLDER_ERRORS.move)
               }
             />
             <FolderSelect
@@ -196,13 +193,15 @@ export function Folders({ onChanged, revision }: { onChanged(): void; revision: 
               placeholder="Copy…"
               folders={folders}
               onPick={(target) =>
-                void run(() => api.copyWorkflows(target, [workflow.id]), FOLDER_ERRORS.copy)
+                void run(() => libraryActions.copyWorkflow(target, workflow.id), FOLDER_ERRORS.copy)
               }
             />
             <button
               type="button"
               aria-label={`Fork ${workflow.name}`}
-              onClick={() => void run(() => api.fork(workflow.id), "Failed to fork workflow")}
+              onClick={() =>
+                void run(() => libraryActions.fork(workflow.id), "Failed to fork workflow")
+              }
             >
               Fork
             </button>
@@ -215,7 +214,7 @@ export function Folders({ onChanged, revision }: { onChanged(): void; revision: 
                   name: workflow.name,
                   run: () =>
                     void run(async () => {
-                      await api.deleteWorkflow(workflow.id);
+                      await libraryActions.deleteWorkflow(workflow.id);
                       persistence.forgetDeleted(workflow.id);
                     }, "Failed to delete workflow"),
                 })

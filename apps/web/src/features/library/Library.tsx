@@ -1,29 +1,10 @@
 import { LIMITS } from "@atelier/core";
 import { useCallback, useEffect, useState } from "react";
-import { api } from "../../services/api.ts";
 import { usePersistence } from "../persistence/context.tsx";
-import type { LocalDb } from "../persistence/local-db.ts";
-import { useWorkspace } from "../persistence/workspace-store.ts";
 import { usePreferences } from "../preferences/store.ts";
+import { useWorkspace } from "../workspace/store.ts";
 import { Folders } from "./Folders.tsx";
-
-interface Entry {
-  id: string;
-  name: string;
-  when: number;
-}
-
-/**
- * Earlier versions kept the recent list in IndexedDB, unpruned: its newest 10 move into the
- * preferences (SPEC §3) once, and the table is emptied.
- */
-async function adoptOlderRecentList(db: LocalDb): Promise<void> {
-  const older = await db.recent.orderBy("accessedAt").toArray();
-  if (older.length === 0) return;
-  const { rememberRecent } = usePreferences.getState();
-  for (const entry of older) rememberRecent({ ...entry });
-  await db.recent.clear();
-}
+import { type LibraryEntry as Entry, listAllWorkflows } from "./library-actions.ts";
 
 /** Recent workflows (3 shown, 10 kept) and all workflows: this browser's or the cloud's. */
 export function Library() {
@@ -42,36 +23,11 @@ export function Library() {
   const [backups, setBackups] = useState<Entry[]>([]);
 
   const refresh = useCallback(async () => {
-    const { localDb } = await import("../persistence/local-db.ts");
     const kept = await persistence.backups();
     setBackups(
       kept.map((backup) => ({ id: String(backup.id), name: backup.name, when: backup.createdAt })),
     );
-    await adoptOlderRecentList(localDb);
-    if (user) {
-      const { workflows } = await api.listWorkflows().catch(() => ({ workflows: [] }));
-      setAll(
-        workflows.map((workflow) => ({
-          id: workflow.id,
-          name: workflow.name,
-          when: Date.parse(workflow.updated_at),
-        })),
-      );
-    } else {
-      const local = await localDb.workflows
-        .orderBy("updatedAt")
-        .reverse()
-        .filter((workflow) => workflow.id.startsWith("local-"))
-        .limit(LIMITS.storage.workflowListLimit)
-        .toArray();
-      setAll(
-        local.map((workflow) => ({
-          id: workflow.id,
-          name: workflow.name,
-          when: workflow.updatedAt,
-        })),
-      );
-    }
+    setAll(await listAllWorkflows(user !== null));
   }, [user, persistence]);
 
   // Refresh after each save and when another workflow opens.

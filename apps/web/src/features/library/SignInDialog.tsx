@@ -1,8 +1,11 @@
 import { type FormEvent, useEffect, useState } from "react";
-import { ApiError, api } from "../../services/api.ts";
-import { authCache } from "../../services/auth-cache.ts";
-import { Modal } from "../canvas/Modal.tsx";
-import { useWorkspace } from "../persistence/workspace-store.ts";
+import { Modal } from "../../ui/Modal.tsx";
+import {
+  providerSignInUrl,
+  sessionFailureMessage,
+  signIn,
+  signInProviders,
+} from "../workspace/sign-in-actions.ts";
 
 /** Email and password: sign in, or create an account. */
 export function SignInDialog({ onClose }: { onClose(): void }) {
@@ -11,18 +14,15 @@ export function SignInDialog({ onClose }: { onClose(): void }) {
   const [busy, setBusy] = useState(false);
   const [providers, setProviders] = useState<{ id: string; name: string }[]>([]);
   useEffect(() => {
-    void api
-      .providers()
-      .then((answer) => setProviders(answer.providers))
-      .catch(() => setProviders([]));
+    void signInProviders().then(setProviders);
   }, []);
 
   const continueWith = async (provider: string) => {
     setError(null);
     try {
-      window.location.assign((await api.signInWith(provider)).url);
+      window.location.assign(await providerSignInUrl(provider));
     } catch (failure) {
-      setError(failure instanceof ApiError ? failure.message : "Could not reach the server");
+      setError(sessionFailureMessage(failure));
     }
   };
 
@@ -34,16 +34,14 @@ export function SignInDialog({ onClose }: { onClose(): void }) {
     setBusy(true);
     setError(null);
     try {
-      // The server's sign-up does not sign in (its answer must not tell who has an account):
-      // a new account signs in next, with the same details.
-      if (mode === "sign-up")
-        await api.signUp(email, password, String(form.get("name") || email.split("@")[0]));
-      const { user } = await api.signIn(email, password);
-      authCache.reset(user);
-      useWorkspace.getState().set({ user, isAdmin: await authCache.isAdmin() });
+      await signIn(
+        email,
+        password,
+        mode === "sign-up" ? String(form.get("name") || email.split("@")[0]) : undefined,
+      );
       onClose();
     } catch (failure) {
-      setError(failure instanceof ApiError ? failure.message : "Could not reach the server");
+      setError(sessionFailureMessage(failure));
     } finally {
       setBusy(false);
     }

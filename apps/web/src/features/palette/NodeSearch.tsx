@@ -1,6 +1,6 @@
 import { listNodeDefinitions, type NodeDefinition } from "@atelier/core";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { usePopupPlacement } from "../canvas/place-popup.ts";
+import { usePopupPlacement } from "../../ui/place-popup.ts";
 import { CATEGORY_LABELS } from "./categories.ts";
 import { useDescriptions } from "./descriptions.ts";
 import { matches } from "./matches.ts";

@@ -1,13 +1,14 @@
-import { Modal } from "../canvas/Modal.tsx";
+import { Modal } from "../../ui/Modal.tsx";
+import { useWorkspace } from "../workspace/store.ts";
+import { conflictResolved } from "../workspace/sync-status.ts";
 import { usePersistence } from "./context.tsx";
-import { useWorkspace } from "./workspace-store.ts";
 
 /** Another tab or device saved first: nothing is dropped unless the user says so. */
 export function ConflictDialog() {
   const conflict = useWorkspace((state) => state.conflict);
   const persistence = usePersistence();
   if (!conflict) return null;
-  const close = () => useWorkspace.getState().set({ conflict: null });
+  const close = () => conflictResolved();
   return (
     <Modal label="Saved elsewhere" onClose={close}>
       <h2>This workflow was saved elsewhere</h2>

@@ -1,4 +1,4 @@
-import { useWorkspace } from "./workspace-store.ts";
+import { useWorkspace } from "../workspace/store.ts";
 
 /** The current step while a workflow loads, over the canvas. */
 export function LoadProgress() {

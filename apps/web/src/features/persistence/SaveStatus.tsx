@@ -1,4 +1,4 @@
-import { useWorkspace } from "./workspace-store.ts";
+import { useWorkspace } from "../workspace/store.ts";
 
 /** "Saving… 60 %", then "Saved" (cleared after 1.5 s), or a dot for unsaved edits. */
 export function SaveStatus() {

@@ -1,6 +1,6 @@
 import { usePreferences } from "../preferences/store.ts";
+import { useWorkspace } from "../workspace/store.ts";
 import type { Persistence } from "./persistence.ts";
-import { useWorkspace } from "./workspace-store.ts";
 
 /**
  * Autosave (preferences `autoSaveEnabled`, `autoSaveInterval` in minutes): saves unsaved

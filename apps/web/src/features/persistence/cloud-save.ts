@@ -3,8 +3,9 @@ import { ApiError, api } from "../../services/api.ts";
 import type { DocumentStore } from "../document/store.ts";
 import type { CanvasNodeData } from "../document/types.ts";
 import { usePreferences } from "../preferences/store.ts";
+import { compressForUpload, dataUrlToBlob } from "../uploads/compress-image.ts";
+import { findEmbeddedMedia, replaceAtPath, runUploadQueue } from "../uploads/media-uploads.ts";
 import { saveInBatches } from "./batch-save.ts";
-import { compressForUpload, dataUrlToBlob } from "./compress-image.ts";
 import {
   baseFor,
   diffSnapshots,
@@ -14,7 +15,6 @@ import {
   sendDelta,
   snapshotOf,
 } from "./delta-save.ts";
-import { findEmbeddedMedia, replaceAtPath, runUploadQueue } from "./media-uploads.ts";
 
 export interface CloudRow {
   id: string;

@@ -1,6 +1,6 @@
 import type { SavedWorkflow } from "@atelier/core";
 import type { DocumentStore } from "../document/store.ts";
-import { useWorkspace } from "./workspace-store.ts";
+import { useWorkspace } from "../workspace/store.ts";
 
 /** The workflow to open on the next start. */
 export const LAST_WORKFLOW_KEY = "atelier.lastWorkflow";

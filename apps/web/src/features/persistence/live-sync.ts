@@ -1,5 +1,6 @@
 import { LIMITS } from "@atelier/core";
-import { useWorkspace } from "./workspace-store.ts";
+import { useWorkspace } from "../workspace/store.ts";
+import { conflictFound, connectionChanged } from "../workspace/sync-status.ts";
 
 interface Commands {
   open(id: string): Promise<void>;
@@ -39,7 +40,7 @@ export function followChanges(commands: Commands): void {
         updatedAt === state.basedOn
       )
         return;
-      if (state.dirty) state.set({ conflict: { theirUpdatedAt: updatedAt } });
+      if (state.dirty) conflictFound(updatedAt);
       else void commands.open(target);
     });
   };
@@ -51,11 +52,10 @@ export function followChanges(commands: Commands): void {
   watch();
 
   if (typeof window === "undefined") return;
-  if (workspace.getState().online !== navigator.onLine)
-    workspace.getState().set({ online: navigator.onLine });
-  window.addEventListener("offline", () => workspace.getState().set({ online: false }));
+  if (workspace.getState().online !== navigator.onLine) connectionChanged(navigator.onLine);
+  window.addEventListener("offline", () => connectionChanged(false));
   window.addEventListener("online", () => {
-    workspace.getState().set({ online: true });
+    connectionChanged(true);
     setTimeout(() => {
       const state = workspace.getState();
       if (state.online && state.dirty && state.user && state.location === "cloud")

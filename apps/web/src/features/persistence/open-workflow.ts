@@ -1,11 +1,12 @@
 import { type SavedWorkflow, WORKFLOW_ERRORS } from "@atelier/core";
 import { ApiError } from "../../services/api.ts";
-import { notify } from "../canvas/notify.ts";
+import { notify } from "../../ui/notify.ts";
 import type { DocumentGraph } from "../document/types.ts";
 import { usePreferences } from "../preferences/store.ts";
+import { opened } from "../workspace/store.ts";
+import { loadingStep } from "../workspace/sync-status.ts";
 import { LAST_WORKFLOW_KEY, local, locationOf } from "./document-io.ts";
 import { fetchWorkflow, LOAD_STEPS } from "./load-workflow.ts";
-import { useWorkspace } from "./workspace-store.ts";
 
 /*
  * Opening a workflow, a file or a backup: loaded with the first open (or when the browser is
@@ -20,7 +21,6 @@ export interface OpenTarget {
 }
 
 /** A document put on the canvas starts with no save outcome (an old "Not saved" is not its). */
-const IDLE = { state: "idle", progress: 0 } as const;
 
 /** The load path (and its zod checks). */
 const reader = () => import("./read-graph.ts");
@@ -28,7 +28,7 @@ const backupStore = () => import("./backups.ts");
 
 /** Opens a workflow from the cloud or this browser. */
 export async function openWorkflow(target: OpenTarget, id: string): Promise<void> {
-  const step = (message: string | null) => useWorkspace.getState().set({ loading: message });
+  const step = (message: string | null) => loadingStep(message);
   try {
     const found = await fetchWorkflow(id, step);
     step(LOAD_STEPS.check);
@@ -36,14 +36,12 @@ export async function openWorkflow(target: OpenTarget, id: string): Promise<void
       found.read ?? (await reader()).readGraph(found.data as SavedWorkflow);
     step(LOAD_STEPS.draw);
     target.replaceDocument(graph);
-    useWorkspace.getState().set({
+    opened({
       workflowId: id,
       location: found.location,
       basedOn: found.basedOn,
       name: found.name,
       dirty: false,
-      conflict: null,
-      save: IDLE,
     });
     if (recovered) notify.info("Workflow was partially corrupted. Some data may be missing.");
     if (found.location === "cloud" && found.fromDevice)
@@ -71,14 +69,12 @@ export async function restoreWorkflowBackup(target: OpenTarget, id: number): Pro
     const { backup, data } = await readBackup(await local(), id);
     target.replaceDocument((await reader()).readGraph(data).graph);
     // SPEC §4: clean after a restore (the backup itself stays in the list until pushed out).
-    useWorkspace.getState().set({
+    opened({
       workflowId: backup.workflowId,
       location: locationOf(backup.workflowId),
       basedOn: backup.basedOn ?? null,
       name: backup.name,
       dirty: false,
-      conflict: null,
-      save: IDLE,
     });
     notify.info("Workflow restored from backup. Please save to persist changes.");
   } catch {
@@ -94,14 +90,12 @@ export async function importWorkflowFile(target: OpenTarget, file: File): Promis
       notify.info("Workflow was partially corrupted. Some data may be missing.");
     target.replaceDocument(loaded.graph);
     const name = typeof loaded.name === "string" ? loaded.name : file.name.replace(/\.json$/i, "");
-    useWorkspace.getState().set({
+    opened({
       workflowId: null,
       location: null,
       basedOn: null,
       name,
       dirty: true,
-      conflict: null,
-      save: IDLE,
     });
   } catch (error) {
     notify.error(error instanceof Error ? error.message : "Invalid workflow file format");

@@ -1,15 +1,16 @@
 import { serializeWorkflow } from "@atelier/core";
 import { authCache } from "../../services/auth-cache.ts";
-import { notify } from "../canvas/notify.ts";
+import { notify } from "../../ui/notify.ts";
 import { isEdited } from "../document/history.ts";
 import type { DocumentStore } from "../document/store.ts";
 import type { DocumentGraph } from "../document/types.ts";
 import { usePreferences } from "../preferences/store.ts";
+import { detached, edited, renamed, restored } from "../workspace/document-status.ts";
+import { opened, sessionChanged, useWorkspace } from "../workspace/store.ts";
 import { LAST_WORKFLOW_KEY, local, locationOf, serializeCurrent } from "./document-io.ts";
 import { clearJournal, readJournal, writeExitJournal, writeJournal } from "./journal.ts";
 import type { OpenTarget } from "./open-workflow.ts";
 import type { SaveOptions } from "./save.ts";
-import { useWorkspace } from "./workspace-store.ts";
 
 const JOURNAL_DELAY_MS = 1000;
 const CLEAN_EXIT_KEY = "atelier.cleanExit";
@@ -73,7 +74,7 @@ export function createPersistence(documents: DocumentStore) {
     const changed = !loading && isEdited(previous, next);
     previous = next;
     if (!changed) return;
-    if (!workspace.getState().dirty) workspace.getState().set({ dirty: true });
+    edited();
     journalTimer ??= setTimeout(() => void journalNow(), JOURNAL_DELAY_MS);
   });
 
@@ -113,14 +114,12 @@ export function createPersistence(documents: DocumentStore) {
 
     newWorkflow(): void {
       replaceDocument({ nodes: [], edges: [] });
-      workspace.getState().set({
+      opened({
         workflowId: null,
         location: null,
         basedOn: null,
         name: "Untitled workflow",
         dirty: false,
-        conflict: null,
-        save: { state: "idle", progress: 0 },
       });
       void clearJournal();
       localStorage.removeItem(LAST_WORKFLOW_KEY);
@@ -135,7 +134,7 @@ export function createPersistence(documents: DocumentStore) {
       if (localStorage.getItem(LAST_WORKFLOW_KEY) === id)
         localStorage.removeItem(LAST_WORKFLOW_KEY);
       if (workspace.getState().workflowId !== id) return;
-      workspace.getState().set({ workflowId: null, location: null, basedOn: null, dirty: true });
+      detached();
       journalTimer ??= setTimeout(() => void journalNow(), JOURNAL_DELAY_MS);
     },
 
@@ -163,13 +162,12 @@ export function createPersistence(documents: DocumentStore) {
       const restore = () => {
         replaceDocument(readGraph(entry.data).graph);
         // Everything a save needs: the version the edits started from included.
-        workspace.getState().set({
+        restored({
           workflowId: entry.workflowId,
           location: locationOf(entry.workflowId),
           basedOn: entry.basedOn ?? null,
           name: entry.name,
           dirty: true,
-          conflict: null,
         });
       };
       if (cleanExit) {
@@ -193,12 +191,12 @@ export function createPersistence(documents: DocumentStore) {
     },
 
     setName(name: string): void {
-      workspace.getState().set({ name, dirty: true });
+      renamed(name);
     },
 
     async refreshUser(): Promise<void> {
       const user = await authCache.session();
-      workspace.getState().set({ user, isAdmin: user ? await authCache.isAdmin() : false });
+      sessionChanged(user, user ? await authCache.isAdmin() : false);
     },
   };
   const opening: OpenTarget = { replaceDocument, newWorkflow: () => commands.newWorkflow() };

@@ -6,16 +6,24 @@ import {
   workflowTooLargeMessage,
 } from "@atelier/core";
 import { ApiError, api } from "../../services/api.ts";
-import { notify } from "../canvas/notify.ts";
+import { notify } from "../../ui/notify.ts";
 import { isEdited } from "../document/history.ts";
 import type { DocumentStore } from "../document/store.ts";
 import type { DocumentGraph } from "../document/types.ts";
 import { usePreferences } from "../preferences/store.ts";
+import {
+  cloudRowAdopted,
+  saveConflicted,
+  saveFailed,
+  saveFinished,
+  saveProgress,
+  saveSettled,
+} from "../workspace/save-status.ts";
+import { type SavedWorkflowPatch, useWorkspace } from "../workspace/store.ts";
 import type { CloudRow } from "./cloud-save.ts";
 import { LAST_WORKFLOW_KEY, local, serializeCurrent } from "./document-io.ts";
 import { clearJournal } from "./journal.ts";
 import { keepDeviceCopy } from "./load-workflow.ts";
-import { useWorkspace, type WorkspaceState } from "./workspace-store.ts";
 
 /*
  * Saving and exporting: loaded with the first save (or when the browser is idle, for
@@ -32,21 +40,19 @@ const backupStore = () => import("./backups.ts");
 /** The document as it was serialized for the save under way: edits after it are unsaved. */
 let savedGraph: DocumentGraph | null = null;
 
-const finishSave = (documents: DocumentStore, patch: Partial<WorkspaceState>) => {
+const finishSave = (documents: DocumentStore, patch: SavedWorkflowPatch) => {
   const { nodes, edges } = documents.getState();
   // Edits made while the save was in flight are not in it: they stay unsaved and journaled.
   const dirty = savedGraph !== null && isEdited(savedGraph, { nodes, edges });
-  useWorkspace.getState().set({ ...patch, dirty, save: { state: "saved", progress: 100 } });
+  saveFinished(patch, dirty);
   if (patch.workflowId) localStorage.setItem(LAST_WORKFLOW_KEY, patch.workflowId);
   if (!dirty) void clearJournal();
   setTimeout(() => {
-    if (useWorkspace.getState().save.state === "saved")
-      useWorkspace.getState().set({ save: { state: "idle", progress: 0 } });
+    saveSettled();
   }, LIMITS.timing.saveProgressClearMs);
 };
 
-const progress = (value: number) =>
-  useWorkspace.getState().set({ save: { state: "saving", progress: Math.round(value) } });
+const progress = (value: number) => saveProgress(value);
 
 /** The document in saved form, or null (reported) when it is over SPEC's 10 MB. */
 const serializeChecked = async (documents: DocumentStore) => {
@@ -55,28 +61,19 @@ const serializeChecked = async (documents: DocumentStore) => {
   const bytes = utf8ByteLength(JSON.stringify(data));
   const tooLarge = workflowTooLargeMessage(bytes);
   if (!tooLarge) return { data, bytes };
-  useWorkspace.getState().set({ save: { state: "error", progress: 0 } });
+  saveFailed();
   notify.error(tooLarge);
   return null;
 };
 
 /** From here on the open workflow is this cloud row (a failed save retries into it). */
 const adoptRow = (row: CloudRow) => {
-  useWorkspace.getState().set({
-    workflowId: row.id,
-    location: "cloud",
-    basedOn: row.basedOn,
-    conflict: null,
-  });
+  cloudRowAdopted(row.id, row.basedOn);
   return row;
 };
 
 /** Another version is on the server: nothing is sent until the user picks (ConflictDialog). */
-const askAboutConflict = (theirUpdatedAt: string) =>
-  useWorkspace.getState().set({
-    save: { state: "error", progress: 0 },
-    conflict: { theirUpdatedAt },
-  });
+const askAboutConflict = (theirUpdatedAt: string) => saveConflicted(theirUpdatedAt);
 
 /** Saves to the cloud when signed in, else to this browser. */
 export async function saveWorkflow(
@@ -89,7 +86,7 @@ export async function saveWorkflow(
     notify.info("Saving large workflow, this may take a moment...");
   const state = useWorkspace.getState();
   if (state.user && !state.online) {
-    useWorkspace.getState().set({ save: { state: "error", progress: 0 } });
+    saveFailed();
     notify.error("Cannot sync while offline");
     return;
   }
@@ -171,7 +168,7 @@ export async function saveWorkflow(
       askAboutConflict(String(error.body.updated_at));
       return;
     }
-    useWorkspace.getState().set({ save: { state: "error", progress: 0 } });
+    saveFailed();
     console.error("Save failed", error);
     // Nothing is lost: the work goes into an encrypted local backup.
     try {

@@ -1,4 +1,4 @@
-import { Modal } from "../canvas/Modal.tsx";
+import { Modal } from "../../ui/Modal.tsx";
 import { setDesktopNotifications } from "../runs/notifications.ts";
 import { type Preferences, usePreferences } from "./store.ts";
 

@@ -1,5 +1,6 @@
 import {
   getNodeDefinition,
+  mediaOutputKeys,
   mediaUrlOf,
   type PortType,
   SCENE_VIDEO_DEFAULT_PROMPT,
@@ -24,19 +25,10 @@ export interface GatheredInputs {
 
 /** Where each port type's value sits in a source's `outputs` (SPEC §3 media output keys). */
 const OUTPUT_KEYS: Partial<Record<PortType, string[]>> = {
-  image: ["imageUrl", "processedImage", "image", "images"],
-  video: [
-    "videoUrl",
-    "video",
-    "processedVideo",
-    "outputVideo",
-    "mergedVideo",
-    "upscaledVideo",
-    "modifiedVideo",
-    "generatedVideo",
-  ],
-  audio: ["audioUrl", "audio", "isolatedAudio"],
-  object: ["glbUrl", "modelUrl", "glbPbrUrl"],
+  image: mediaOutputKeys("image"),
+  video: mediaOutputKeys("video"),
+  audio: mediaOutputKeys("audio"),
+  object: mediaOutputKeys("object"),
   text: ["text"],
 };
 OUTPUT_KEYS.any = Object.values(OUTPUT_KEYS).flat();

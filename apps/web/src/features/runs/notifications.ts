@@ -1,5 +1,5 @@
 import { getNodeDefinition, LIMITS, notificationKind } from "@atelier/core";
-import { notify } from "../canvas/notify.ts";
+import { notify } from "../../ui/notify.ts";
 import { usePreferences } from "../preferences/store.ts";
 
 /** The part of the browser's Notification API used here. */

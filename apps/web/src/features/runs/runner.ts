@@ -5,10 +5,10 @@ import {
   TERMINAL_QUEUE_STATUSES,
 } from "@atelier/core";
 import { ApiError, type api, type JobStatus } from "../../services/api.ts";
-import { notify } from "../canvas/notify.ts";
+import { notify } from "../../ui/notify.ts";
 import type { DocumentStore } from "../document/store.ts";
 import type { CanvasNodeData } from "../document/types.ts";
-import { useWorkspace } from "../persistence/workspace-store.ts";
+import { useWorkspace } from "../workspace/store.ts";
 import type { Automation } from "./automation.ts";
 import { gatherInputs } from "./gather-inputs.ts";
 import { createJobStream, type JobStreamOptions } from "./job-stream.ts";

@@ -1,4 +1,4 @@
-import { listOutputMedia } from "@atelier/core";
+import { listOutputMedia, MEDIA_OUTPUT_KIND, mediaOutputKeys } from "@atelier/core";
 import {
   type ComponentType,
   type LazyExoticComponent,
@@ -28,19 +28,14 @@ const VIEWERS: Record<Kind, Viewer> = {
   audio: lazy(() => import("./AudioViewer.tsx")),
 };
 const ORDER: Kind[] = ["video", "image", "model", "audio"];
+/** Viewer of each media output kind (core's media-outputs.ts); a still shows with its model. */
 const KEY_KINDS: Record<string, Kind> = {};
-for (const [kind, keys] of [
-  [
-    "video",
-    "videoUrl video processedVideo outputVideo mergedVideo upscaledVideo modifiedVideo generatedVideo",
-  ],
-  ["model", "glbUrl glbPbrUrl modelUrl"],
-  ["audio", "audioUrl audio isolatedAudio"],
-] as const) {
-  for (const key of keys.split(" ")) KEY_KINDS[key] = kind;
+for (const [key, kind] of Object.entries(MEDIA_OUTPUT_KIND)) {
+  if (kind === "video" || kind === "audio") KEY_KINDS[key] = kind;
+  else if (kind === "object") KEY_KINDS[key] = "model";
 }
 const MODEL_URL = /^data:model\/|\.(glb|gltf)([?#]|$)/i;
-const STILL_KEYS = new Set(["snapshot", "meshPreview"]);
+const STILL_KEYS = new Set<string>(mediaOutputKeys("still"));
 
 interface Group {
   kind: Kind;

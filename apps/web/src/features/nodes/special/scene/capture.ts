@@ -1,11 +1,14 @@
 import { LIMITS } from "@atelier/core";
-import { ApiError, api } from "../../../../services/api.ts";
-import { UPLOAD_FAILED, uploadWorkflowId } from "../../../canvas/drop-upload.ts";
-import { notify } from "../../../canvas/notify.ts";
+import { notify } from "../../../../ui/notify.ts";
 import type { DocumentStore } from "../../../document/store.ts";
 import type { CanvasNodeData } from "../../../document/types.ts";
-import { useWorkspace } from "../../../persistence/workspace-store.ts";
 import type { HistoryEntry } from "../../../runs/ResultHistory.tsx";
+import {
+  uploadFailureMessage,
+  uploadMedia,
+  uploadWorkflowId,
+} from "../../../uploads/drop-upload.ts";
+import { useWorkspace } from "../../../workspace/store.ts";
 import { round, type SceneCamera, type Vec3 } from "./scene-state.ts";
 
 /** The shape of every capture; the viewport in the node has the same aspect. */
@@ -106,7 +109,7 @@ export async function captureScene(
   shoot: () => Promise<Shot>,
   deps: CaptureDeps = {},
 ): Promise<string | null> {
-  const upload = deps.upload ?? ((file, name, fields) => api.uploadMedia(file, name, fields));
+  const upload = deps.upload ?? uploadMedia;
   const onError = deps.onError ?? notify.error;
   const now = deps.now ?? Date.now;
   const patch = (change: (data: CanvasNodeData) => CanvasNodeData) => {
@@ -128,12 +131,7 @@ export async function captureScene(
     patch((data) => capturedData(data, url, shot.camera, shot.signature, at));
     return url;
   } catch (error) {
-    const message =
-      error instanceof ApiError && error.status >= 400 && error.message
-        ? error.message
-        : error instanceof ApiError
-          ? UPLOAD_FAILED
-          : "Could not capture the scene";
+    const message = uploadFailureMessage(error, "Could not capture the scene");
     console.error("Scene capture failed", error);
     patch(({ uploadProgress: _stop, ...data }) => ({ ...data, status: "error", error: message }));
     onError(message);

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from "react";
-import { whenIdle } from "../../services/when-idle.ts";
+import { whenIdle } from "../services/when-idle.ts";
 import { toaster } from "./notify.ts";
 
 const Toaster = lazy(async () => {

@@ -4,22 +4,19 @@ import {
   getNodeDefinition,
   kindsOfExtension,
   type MediaKind,
+  PLAIN_MEDIA_OUTPUT_KEY,
   type PortType,
   TEMPORARY_WORKFLOW_ID,
   validateUpload,
 } from "@atelier/core";
 import { ApiError, api } from "../../services/api.ts";
+import { notify } from "../../ui/notify.ts";
 import type { DocumentStore } from "../document/store.ts";
 import type { CanvasNodeData } from "../document/types.ts";
-import { compressForUpload } from "../persistence/compress-image.ts";
-import {
-  runUploadQueue,
-  type UploadItem,
-  type UploadQueueOptions,
-} from "../persistence/media-uploads.ts";
-import { useWorkspace, type WorkspaceState } from "../persistence/workspace-store.ts";
 import { usePreferences } from "../preferences/store.ts";
-import { notify } from "./notify.ts";
+import { useWorkspace, type WorkspaceState } from "../workspace/store.ts";
+import { compressForUpload } from "./compress-image.ts";
+import { runUploadQueue, type UploadItem, type UploadQueueOptions } from "./media-uploads.ts";
 
 /** The workflow a signed-out user (or an unsaved workflow) uploads for (SPEC §6). */
 export { TEMPORARY_WORKFLOW_ID };
@@ -37,10 +34,10 @@ export const UPLOAD_NODE_TYPE = "utility";
 
 /** Where each kind's URL sits in `outputs` (SPEC §3 media output keys). */
 export const UPLOAD_OUTPUT_KEYS: Record<MediaKind, string> = {
-  image: "imageUrl",
-  video: "videoUrl",
-  audio: "audioUrl",
-  "3d": "glbUrl",
+  image: PLAIN_MEDIA_OUTPUT_KEY.image,
+  video: PLAIN_MEDIA_OUTPUT_KEY.video,
+  audio: PLAIN_MEDIA_OUTPUT_KEY.audio,
+  "3d": PLAIN_MEDIA_OUTPUT_KEY.object,
 };
 
 const PORT_OF_KIND: Record<MediaKind, PortType> = {
@@ -119,11 +116,21 @@ function outputPortOf(kind: MediaKind): string {
   return port?.id ?? UPLOAD_OUTPUT_KEYS[kind];
 }
 
-function failureMessage(error: unknown): string {
-  return error instanceof ApiError && error.status >= 400 && error.message
-    ? error.message
-    : UPLOAD_FAILED;
+/**
+ * What the user reads when an upload fails: the server's refusal, else SPEC's message; an
+ * error that is not the server's reads `otherwise`.
+ */
+export function uploadFailureMessage(error: unknown, otherwise = UPLOAD_FAILED): string {
+  if (!(error instanceof ApiError)) return otherwise;
+  return error.status >= 400 && error.message ? error.message : UPLOAD_FAILED;
 }
+
+/** Sends one file to the server's media store. */
+export const uploadMedia = (
+  file: Blob,
+  fileName: string,
+  fields: { workflowId: string; nodeId?: string; outputKey?: string },
+): Promise<{ url: string }> => api.uploadMedia(file, fileName, fields);
 
 /**
  * Files dropped on the canvas: each is checked by core (SPEC §5 messages), compressed when
@@ -139,7 +146,7 @@ export async function dropUpload(
   options: DropUploadOptions,
 ): Promise<DroppedFile[]> {
   const { documents } = options;
-  const upload = options.upload ?? ((file, name, fields) => api.uploadMedia(file, name, fields));
+  const upload = options.upload ?? uploadMedia;
   const compressImages =
     options.compressImages ?? usePreferences.getState().compressImagesBeforeUpload;
   const compress = options.compress ?? compressForUpload;
@@ -233,7 +240,7 @@ export async function dropUpload(
   for (const item of items) {
     const entry = byNode.get(item.nodeId) as Pending;
     const url = item.state === "completed" ? item.url : null;
-    const error = url ? null : failureMessage(entry.error);
+    const error = url ? null : uploadFailureMessage(entry.error);
     patch(entry.nodeId, ({ uploadProgress: _done, ...data }) =>
       url
         ? {
