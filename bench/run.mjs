@@ -92,10 +92,22 @@ async function guard(id, step, ctx, rowIds) {
 
 function buildWeb() {
   if (options["no-build"] && existsSync(join(WEB_ROOT, "index.html"))) return;
-  log(`building the web app (production) into ${WEB_ROOT}`);
+  // Mode "bench": a production build that also answers `?fixture=N` (lazy, not in F1).
+  log(`building the web app (production, mode bench) into ${WEB_ROOT}`);
   const result = spawnSync(
     "npx",
-    ["vite", "build", "--outDir", WEB_ROOT, "--emptyOutDir", "--manifest", "--logLevel", "warn"],
+    [
+      "vite",
+      "build",
+      "--mode",
+      "bench",
+      "--outDir",
+      WEB_ROOT,
+      "--emptyOutDir",
+      "--manifest",
+      "--logLevel",
+      "warn",
+    ],
     { cwd: join(ROOT, "apps/web"), stdio: ["ignore", "inherit", "inherit"] },
   );
   if (result.status !== 0) throw new Error(`vite build failed (${result.status})`);
