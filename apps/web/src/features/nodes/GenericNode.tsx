@@ -1,6 +1,6 @@
 import { getNodeDefinition } from "@atelier/core";
 import { Handle, type NodeProps, Position } from "@xyflow/react";
-import { memo, useCallback, useContext, useEffect, useState } from "react";
+import { lazy, memo, Suspense, useCallback, useContext, useEffect, useState } from "react";
 import { useDocumentStore } from "../document/context.tsx";
 import { PORT_COLORS } from "../document/factory.ts";
 import type { CanvasNode } from "../document/types.ts";
@@ -15,8 +15,14 @@ import { PortMarkers } from "./PortMarkers.tsx";
 import { countRender } from "./render-counts.ts";
 import { fieldsOf } from "./schema-fields.ts";
 import { SpecialContent, showsOwnResult } from "./special/SpecialContent.tsx";
+
+// Outputs, their viewers and the URL allow-list load with the first node that has a result:
+// an empty canvas's first paint does not carry them (bench F1).
+const MediaPreview = lazy(() =>
+  import("./viewers/MediaPreview.tsx").then((module) => ({ default: module.MediaPreview })),
+);
+
 import { UploadProgress } from "./UploadProgress.tsx";
-import { MediaPreview } from "./viewers/MediaPreview.tsx";
 
 /**
  * Every catalogue node: header, typed handles, a parameter form from its schema, status
@@ -162,7 +168,13 @@ export const GenericNode = memo(function GenericNode({
       <SpecialContent id={id} type={type} data={data} />
       {showsOwnResult(type) ? null : (
         <section className="node-output" aria-label="Output">
-          <MediaPreview outputs={data.outputs} />
+          {data.outputs && Object.keys(data.outputs).length > 0 ? (
+            <Suspense fallback={null}>
+              <MediaPreview outputs={data.outputs} />
+            </Suspense>
+          ) : (
+            <span className="muted">No output yet</span>
+          )}
           <ResultHistory
             id={id}
             history={data.history as HistoryEntry[] | undefined}
