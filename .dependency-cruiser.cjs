@@ -81,6 +81,19 @@ module.exports = {
       to: { path: `${WEB}features/` },
     },
     {
+      name: "web-components-not-network",
+      severity: "error",
+      comment:
+        "Components call feature actions; only features reach services/api and IndexedDB (persistence's local-db and document-io).",
+      from: { path: `${WEB}.*\\.tsx$` },
+      to: {
+        path: [
+          `${WEB}services/api\\.ts$`,
+          `${WEB}features/persistence/(local-db|document-io)\\.ts$`,
+        ],
+      },
+    },
+    {
       name: "web-ui-not-features",
       severity: "error",
       comment: "ui/ holds generic components: it does not import features/.",

@@ -7,8 +7,8 @@ import { startServer } from "../lib/server.mjs";
 import { sleep } from "../lib/stats.mjs";
 
 /**
- * F1: the initial JavaScript of the editor ("/"), gzip level 9: the entry chunk and every
- * chunk it and the editor route (`Editor.tsx`, loaded at once on "/") import statically,
+ * F1: the initial JavaScript of the editor ("/") in the production build (the one users get,
+ * without the bench-only fixture entry), gzip level 9: the entry chunk and every chunk it and the editor route (`Editor.tsx`, loaded at once on "/") import statically,
  * from the Vite manifest: what must arrive before the editor can render. The browser check
  * beside it loads "/" fresh and signed out and sums every script fetched until the network
  * is quiet for 2 s without user action: the figure plus chunks the app starts itself
@@ -39,7 +39,7 @@ export async function runBundle(ctx) {
   return ctx.guard(
     "F1",
     async () => {
-      const server = await startServer({ webRoot: ctx.webRoot });
+      const server = await startServer({ webRoot: ctx.productionRoot });
       const browser = await launchBrowser();
       ctx.chromiumVersion ??= browser.version();
       try {
@@ -63,7 +63,7 @@ export async function runBundle(ctx) {
         for (const [path, body] of scripts) files[path] = gzipSize(await body);
         await close();
         const total = Object.values(files).reduce((sum, size) => sum + size, 0);
-        const graph = staticGraph(ctx.webRoot);
+        const graph = staticGraph(ctx.productionRoot);
         const largest = Object.entries(files)
           .sort((a, b) => b[1] - a[1])
           .slice(0, 4)

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getOwnJob } from "../src/commands/generation.ts";
+import { NotFoundError } from "../src/domain/errors.ts";
 import { presentJobStatus } from "../src/http/presenters.ts";
 import { JobStatusCache } from "../src/jobs/status-cache.ts";
 import { readOwnJobStatus } from "../src/jobs/status-read.ts";
@@ -109,9 +110,10 @@ describe("the status poll's narrow read", () => {
       const full = presentJobStatus(await getOwnJob(db, user.id, id));
       expect(polled.body).toEqual(JSON.parse(JSON.stringify(full)));
       expect(await readOwnJobStatus(db, user.id, id)).toEqual(full);
-      await expect(readOwnJobStatus(db, stranger.id, id)).rejects.toMatchObject({
-        statusCode: 404,
-      });
+      // A domain "not found" (the route layer answers it as 404).
+      await expect(readOwnJobStatus(db, stranger.id, id)).rejects.toBeInstanceOf(NotFoundError);
+      const answer = await other.json("POST", "/api/queue/status", { requestId: id });
+      expect(answer).toMatchObject({ status: 404, body: { error: "Job not found" } });
     }
   });
 });

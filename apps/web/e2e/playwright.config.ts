@@ -56,7 +56,7 @@ export default defineConfig({
       DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
       // Every spec signs up from 127.0.0.1 within minutes: the per-address limits are the
-      // server suite's to test (abuse-limits.test.ts), not something a spec should trip.
+      // server suite's to test (abuse-limits-*.test.ts), not something a spec should trip.
       RATE_LIMIT_SIGN_IN_PER_MINUTE: "1000",
       RATE_LIMIT_GENERATIONS_PER_MINUTE: "1000",
       RATE_LIMIT_ANONYMOUS_GENERATIONS_PER_MINUTE: "1000",

@@ -134,6 +134,12 @@ export async function promoteAdmins(db: AppDb, emails: readonly string[]): Promi
     .where(and(inArray(sql`lower(${user.email})`, [...emails]), eq(user.emailVerified, true)));
 }
 
+/** The user's admin flag, read each time so a demotion takes effect at once. */
+export async function readAdminFlag(db: AppDb, userId: string): Promise<boolean> {
+  const [row] = await db.select({ isAdmin: user.isAdmin }).from(user).where(eq(user.id, userId));
+  return row?.isAdmin ?? false;
+}
+
 /** Jobs and files an anonymous browser made move to the account it signs up or in with. */
 async function adoptAnonymousWork(db: AppDb, fromUserId: string, toUserId: string) {
   await db.update(jobs).set({ userId: toUserId }).where(eq(jobs.userId, fromUserId));

@@ -1,7 +1,7 @@
 import { WORKFLOW_ERRORS } from "@atelier/core";
 import { fromNodeHeaders } from "better-auth/node";
 import type { FastifyRequest } from "fastify";
-import { HttpError } from "../http/errors.ts";
+import { UnauthenticatedError } from "../domain/errors.ts";
 import { type Auth, sessionCacheOf } from "./auth.ts";
 import { sessionCookieValue } from "./session-cache.ts";
 import type { SessionUser } from "./session-user.ts";
@@ -36,7 +36,7 @@ export async function requireCachedSession(
   }
   const epoch = cache.epoch;
   const found = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
-  if (!found) throw new HttpError(401, WORKFLOW_ERRORS.notAuthenticated);
+  if (!found) throw new UnauthenticatedError(WORKFLOW_ERRORS.notAuthenticated);
   const { id, email, name } = found.user;
   const isAnonymous = Boolean((found.user as { isAnonymous?: boolean | null }).isAnonymous);
   const user: SessionUser = { id, email, name, isAnonymous };
@@ -54,7 +54,7 @@ export async function requireCachedSession(
  */
 export async function requireCachedUser(auth: Auth, request: FastifyRequest): Promise<SessionUser> {
   const user = await requireCachedSession(auth, request);
-  if (user.isAnonymous) throw new HttpError(401, WORKFLOW_ERRORS.notAuthenticated);
+  if (user.isAnonymous) throw new UnauthenticatedError(WORKFLOW_ERRORS.notAuthenticated);
   return user;
 }
 

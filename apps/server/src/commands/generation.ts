@@ -165,5 +165,14 @@ export async function getOwnJob(db: AppDb, userId: string, jobId: string): Promi
   return job;
 }
 
+/** The job a provider callback's unguessable token addresses, or null. */
+export async function findJobByCallbackToken(db: AppDb, provider: string, token: string) {
+  const [job] = await db
+    .select({ id: jobs.id, providerRequestId: jobs.providerRequestId })
+    .from(jobs)
+    .where(and(eq(jobs.callbackToken, token), eq(jobs.provider, provider)));
+  return job ?? null;
+}
+
 export const isTerminal = (status: string) =>
   (TERMINAL_QUEUE_STATUSES as readonly string[]).includes(status);

@@ -20,6 +20,16 @@ export function listWorkflowMedia(db: AppDb, userId: string, workflowId: string)
     );
 }
 
+/** One of the user's manifest rows (files they uploaded or generated); another's is 404. */
+export async function getOwnMediaRow(db: AppDb, userId: string, id: string): Promise<MediaRow> {
+  const [row] = await db
+    .select()
+    .from(workflowMediaManifest)
+    .where(and(eq(workflowMediaManifest.id, id), eq(workflowMediaManifest.userId, userId)));
+  if (!row) throw new NotFoundError("Media not found");
+  return row;
+}
+
 /**
  * A stored file by its unguessable path (public, SPEC §7) with its recorded type; 404 when
  * no manifest row names it or storage no longer has it.

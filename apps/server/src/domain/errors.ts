@@ -7,6 +7,9 @@ export abstract class DomainError extends Error {}
 /** The request's content is not acceptable (400). */
 export class InvalidInputError extends DomainError {}
 
+/** No signed-in user where one is needed (401). */
+export class UnauthenticatedError extends DomainError {}
+
 /** The user may not do this (403). */
 export class ForbiddenError extends DomainError {}
 

@@ -10,6 +10,7 @@ import {
   OperationFailedError,
   RateLimitedError,
   TooLargeError,
+  UnauthenticatedError,
 } from "../domain/errors.ts";
 
 /** An error whose message is fit for the user (a SPEC text), with its HTTP status. */
@@ -50,6 +51,7 @@ export function tooManyRequests(limit: string, retryAfterSeconds: number): HttpE
 /** The status code of each domain error kind (domain/errors.ts): the one mapping. */
 const STATUS_OF = new Map<abstract new (...args: never[]) => DomainError, number>([
   [InvalidInputError, 400],
+  [UnauthenticatedError, 401],
   [ForbiddenError, 403],
   [NotFoundError, 404],
   [ConflictError, 409],

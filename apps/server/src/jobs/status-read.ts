@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { AppDb } from "../db/client.ts";
 import type { JobRow } from "../db/rows.ts";
 import { jobs } from "../db/schema.ts";
-import { notFound } from "../http/errors.ts";
+import { NotFoundError } from "../domain/errors.ts";
 import { presentJobStatus } from "../http/presenters.ts";
 import type { JobStatusCache } from "./status-cache.ts";
 
@@ -59,7 +59,7 @@ export function readOwnJobStatus(
       prepared.set(db, query);
     }
     const [row] = await query.execute({ id: jobId, userId });
-    if (!row) throw notFound("Job not found");
+    if (!row) throw new NotFoundError("Job not found");
     return presentStatusRow(row);
   };
   return cache ? cache.get(jobId, userId, read) : read();

@@ -3,27 +3,25 @@
  * Today every rule is "the owner" (a public workflow may also be read: the workflow
  * reads check that themselves); shared links and roles land here next. Another user's resource
  * is answered like a missing one (404, never 403: no existence leak), with the same
- * messages as the owner-scoped reads.
+ * messages as the owner-scoped reads. Rules raise domain errors; they never speak HTTP.
  */
 import { WORKFLOW_ERRORS } from "@atelier/core";
-import { and, eq } from "drizzle-orm";
-import { getOwnJob } from "../commands/generation.ts";
+import { readAdminFlag } from "../auth/auth.ts";
+import { findJobByCallbackToken, getOwnJob } from "../commands/generation.ts";
+import { getOwnMediaRow, type MediaRow } from "../commands/media-files.ts";
 import {
   assertOwnWorkflows,
   getOwnWorkflowRow,
 } from "../commands/workflow-storage/workflow-rows.ts";
 import type { AppDb } from "../db/client.ts";
 import type { JobRow, WorkflowRecord } from "../db/rows.ts";
-import { jobs, user as users, workflowMediaManifest } from "../db/schema.ts";
-import { HttpError, notFound } from "../http/errors.ts";
+import { UnauthenticatedError } from "../domain/errors.ts";
 import { ANONYMOUS_FOLDER, TEMPORARY_WORKFLOW_ID } from "../storage/media-manifest.ts";
 
 /** The signed-in party a rule is asked about. */
 export interface Actor {
   id: string;
 }
-
-type MediaRow = typeof workflowMediaManifest.$inferSelect;
 
 /** The workflow, when the user may change it (its owner); else 404. */
 export function assertCanEditWorkflow(
@@ -51,7 +49,7 @@ export async function assertCanUploadTo(
 ): Promise<string> {
   if (!user) {
     if (workflowId !== TEMPORARY_WORKFLOW_ID)
-      throw new HttpError(401, WORKFLOW_ERRORS.notAuthenticated);
+      throw new UnauthenticatedError(WORKFLOW_ERRORS.notAuthenticated);
     return ANONYMOUS_FOLDER;
   }
   if (workflowId !== TEMPORARY_WORKFLOW_ID) await assertCanEditWorkflow(db, user, workflowId);
@@ -72,29 +70,16 @@ export function canReadJob(db: AppDb, user: Actor, jobId: string): Promise<JobRo
 export const canCancelJob = canReadJob;
 
 /** The manifest row, when the user may delete that file (its uploader); else 404. */
-export async function assertCanDeleteMedia(db: AppDb, user: Actor, id: string): Promise<MediaRow> {
-  const [row] = await db
-    .select()
-    .from(workflowMediaManifest)
-    .where(and(eq(workflowMediaManifest.id, id), eq(workflowMediaManifest.userId, user.id)));
-  if (!row) throw notFound("Media not found");
-  return row;
+export function assertCanDeleteMedia(db: AppDb, user: Actor, id: string): Promise<MediaRow> {
+  return getOwnMediaRow(db, user.id, id);
 }
 
 /** The job a provider callback's unguessable token addresses, or null (the route's 404). */
-export async function jobForCallback(db: AppDb, provider: string, token: string) {
-  const [job] = await db
-    .select({ id: jobs.id, providerRequestId: jobs.providerRequestId })
-    .from(jobs)
-    .where(and(eq(jobs.callbackToken, token), eq(jobs.provider, provider)));
-  return job ?? null;
+export function jobForCallback(db: AppDb, provider: string, token: string) {
+  return findJobByCallbackToken(db, provider, token);
 }
 
-/** The user's admin flag, read on every call so a demotion takes effect at once. */
-export async function isAdmin(db: AppDb, user: Actor): Promise<boolean> {
-  const [row] = await db
-    .select({ isAdmin: users.isAdmin })
-    .from(users)
-    .where(eq(users.id, user.id));
-  return row?.isAdmin ?? false;
+/** Whether the user is an admin, read on every call so a demotion takes effect at once. */
+export function isAdmin(db: AppDb, user: Actor): Promise<boolean> {
+  return readAdminFlag(db, user.id);
 }

@@ -2,11 +2,9 @@ import {
   DELTA_SAVE_LIMITS,
   WORKFLOW_ERRORS,
   type WorkflowSaveResponse,
-  zCommitSaveRequest,
   zCreateWorkflowRequest,
   zDeltaSaveRequest,
   zForkRequest,
-  zSaveBatchRequest,
   zSaveId,
   zSaveWorkflowRequest,
   zWorkflowListQuery,
@@ -17,14 +15,9 @@ import { requireCachedUser } from "../auth/cached-session.ts";
 import { deltaSave } from "../commands/workflow-storage/delta-save.ts";
 import { type SaveResult, saveWorkflow } from "../commands/workflow-storage/full-save.ts";
 import { WorkflowJsonCache } from "../commands/workflow-storage/json-reader.ts";
-import { SaveStaging } from "../commands/workflow-storage/staged-batches-memory.ts";
-import { OwnedSaves } from "../commands/workflow-storage/staged-batches-store.ts";
+import { StagedSaves } from "../commands/workflow-storage/staged-save.ts";
 import { partsOf } from "../commands/workflow-storage/stored-form.ts";
-import {
-  checkNodes,
-  checkWithCheckedNodes,
-  checkWorkflowData,
-} from "../commands/workflow-storage/structure-checks.ts";
+import { checkWorkflowData } from "../commands/workflow-storage/structure-checks.ts";
 import {
   copyWorkflow,
   createWorkflow,
@@ -62,9 +55,9 @@ const WORKFLOW_BODY_LIMIT = 32 * 1024 * 1024;
 
 export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;
-  const ownedSaves = new OwnedSaves();
   const { stagedSavesPerUser: saves, stagedSaveBytesPerUser: bytes } = ctx.config.limits;
-  const staging = new SaveStaging(ctx.store, ctx.config.saveStagingMemoryBytes, {
+  const stagedSaves = new StagedSaves(db, ctx.store, {
+    memoryBytes: ctx.config.saveStagingMemoryBytes,
     perUser: { saves, bytes },
   });
 
@@ -118,20 +111,15 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
   });
 
   // Batch saving (SPEC §9, over 2 MB): stage node batches, then commit them in one save.
-  // Nodes are checked as they arrive, so the commit puts their texts together unparsed.
-  // A save is dozens of requests from one tab: they take the session from the session cache
-  // and look the workflow up once (the commit's write is owner-scoped all the same).
+  // The requests of a save take the session from the session cache.
   app.put(
     "/api/workflows/:id/saves/:saveId/batches/:index",
     { bodyLimit: WORKFLOW_BODY_LIMIT },
     async (request) => {
       const user = await requireCachedUser(ctx.auth, request);
       const { id, saveId, index } = zBatchParams.parse(request.params);
-      checkNodes((request.body as { nodes?: unknown } | null)?.nodes);
-      const { nodes } = zSaveBatchRequest.parse(request.body ?? {});
       const ids = { userId: user.id, workflowId: id, saveId };
-      await ownedSaves.check(ids, () => assertCanEditWorkflow(db, user, id));
-      await staging.stage(ids, index, nodes);
+      await stagedSaves.stage(ids, index, request.body, () => assertCanEditWorkflow(db, user, id));
       return { staged: index };
     },
   );
@@ -145,26 +133,8 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
       });
       const { id, saveId } = zSaveParams.parse(request.params);
       const ids = { userId: user.id, workflowId: id, saveId };
-      await ownedSaves.check(ids, () => assertCanEditWorkflow(db, user, id));
-      const raw = (request.body ?? {}) as { data?: Record<string, unknown>; batches?: unknown };
-      // The count is checked before anything is read for it.
-      const count = zCommitSaveRequest.shape.batches.parse(raw.batches);
-      const nodes = await staging.read(ids, count);
-      const head = { ...raw.data, nodes: [] };
-      checkWithCheckedNodes(
-        head,
-        nodes.map((node) => node.id),
-      );
-      const {
-        batches: _batches,
-        data,
-        ...fields
-      } = zCommitSaveRequest.parse({ ...raw, data: head });
-      const { nodes: _none, ...parts } = partsOf(data, id);
-      const saved = await saveWorkflow(db, user.id, id, { ...fields, parts: { ...parts, nodes } });
-      ownedSaves.forget(ids);
-      await staging.drop(ids);
-      return saveAnswer(saved, user.id);
+      const mayEdit = () => assertCanEditWorkflow(db, user, id);
+      return saveAnswer(await stagedSaves.commit(user, ids, request.body, mayEdit), user.id);
     },
   );
 
@@ -172,11 +142,7 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
     const user = await requireUser(ctx.auth, request);
     const { id, saveId } = zSaveParams.parse(request.params);
     const ids = { userId: user.id, workflowId: id, saveId };
-    ownedSaves.forget(ids);
-    // Staged batches live under the user's own prefix, so they go even when the workflow was
-    // deleted meanwhile; others' (or deleted) workflows still answer 404.
-    await staging.drop(ids, { anywhere: true });
-    await assertCanEditWorkflow(db, user, id);
+    await stagedSaves.cancel(ids, () => assertCanEditWorkflow(db, user, id));
     return { success: true };
   });
 

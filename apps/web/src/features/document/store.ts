@@ -5,7 +5,6 @@ import {
   getNodeDefinition,
   groupNodes,
   LIMITS,
-  nextGroupColor,
   ungroupNodes,
   validateConnection,
 } from "@atelier/core";
@@ -13,6 +12,7 @@ import { applyEdgeChanges, applyNodeChanges } from "@xyflow/react";
 import { createStore } from "zustand/vanilla";
 import type { DocumentActions, DocumentState } from "./actions.ts";
 import { createEdge, createNode, moveTo, newId, removeNodes, selectOnly } from "./factory.ts";
+import { createGroupPalette } from "./group-palette.ts";
 import {
   applySnapshot,
   diffGraphs,
@@ -34,10 +34,6 @@ export type DocumentStore = ReturnType<typeof createDocumentStore>;
 
 const selected = (graph: DocumentGraph) => graph.nodes.filter((node) => node.selected);
 
-/** The colours of the groups on the canvas: a colour is free again once its group is gone. */
-const groupColors = (nodes: CanvasNode[]) =>
-  nodes.filter((node) => node.type === "group").map((node) => String(node.data.color ?? ""));
-
 /**
  * The document: nodes, edges and their undo history. Every edit is a named action that
  * makes new objects only for what it touches, so history diffs and React renders stay
@@ -53,16 +49,11 @@ export function createDocumentStore(initial: DocumentGraph = { nodes: [], edges:
     key: string;
     timer: ReturnType<typeof setTimeout>;
   } | null = null;
-  /** The group colours handed out in this round of the palette (core's nextGroupColor). */
-  let colorsGiven = groupColors(initial.nodes);
+  const palette = createGroupPalette(initial.nodes);
 
   return createStore<DocumentState & DocumentActions>()((set, get) => {
     const graph = (): DocumentGraph => ({ nodes: get().nodes, edges: get().edges });
-    const nextColor = () => {
-      const next = nextGroupColor(colorsGiven, groupColors(get().nodes));
-      colorsGiven = next.given;
-      return next.color;
-    };
+    const nextColor = () => palette.next(get().nodes);
 
     const record = (label: string, before: DocumentGraph, after: DocumentGraph) => {
       const diff = diffGraphs(label, before, after);
@@ -349,7 +340,7 @@ export function createDocumentStore(initial: DocumentGraph = { nodes: [], edges:
       load(next) {
         if (pending) clearTimeout(pending.timer);
         pending = null;
-        colorsGiven = groupColors(next.nodes);
+        palette.reset(next.nodes);
         set({
           // Loaded documents may be anyone's: no style of theirs loads a thing.
           nodes: parentsFirst(next.nodes.map((node) => withSizeHint(withSafeStyle(node)))),

@@ -1,6 +1,5 @@
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { api } from "../../services/api.ts";
 import { LazyToaster } from "../../ui/LazyToaster.tsx";
 import { Canvas } from "../canvas/Canvas.tsx";
 import { DocumentProvider, useDocumentStore } from "../document/context.tsx";
@@ -178,7 +177,6 @@ export function Editor() {
   const runner = useMemo(
     () =>
       createLazyRunner(store, {
-        api,
         // SPEC §9: a finished video or 3D node may raise a desktop notification.
         onComplete: (nodeId, type) => {
           const node = store.getState().nodes.find((candidate) => candidate.id === nodeId);

@@ -1,3 +1,4 @@
+import { api } from "../../services/api.ts";
 import type { DocumentStore } from "../document/store.ts";
 import { isRunnable } from "./runnable.ts";
 import type { Runner, RunnerDeps } from "./runner.ts";
@@ -5,12 +6,18 @@ import type { Runner, RunnerDeps } from "./runner.ts";
 /**
  * The runner with its code (job stream, graph runs, automation) loaded on first use — the
  * editor's resume right after it mounts — rather than with the editor's first paint
- * (DESIGN §7). Same API; `isRunnable` answers at once from the catalogue.
+ * (DESIGN §7). Same API; `isRunnable` answers at once from the catalogue. It talks to the
+ * server through `services/api` unless given another client (tests).
  */
-export function createLazyRunner(documents: DocumentStore, deps: RunnerDeps): Runner {
+export function createLazyRunner(
+  documents: DocumentStore,
+  { api: client = api, ...deps }: Partial<Pick<RunnerDeps, "api">> & Omit<RunnerDeps, "api">,
+): Runner {
   let loaded: Promise<Runner> | null = null;
   const runner = () => {
-    loaded ??= import("./runner.ts").then(({ createRunner }) => createRunner(documents, deps));
+    loaded ??= import("./runner.ts").then(({ createRunner }) =>
+      createRunner(documents, { ...deps, api: client }),
+    );
     return loaded;
   };
   return {
