@@ -1,4 +1,4 @@
-import { SCENE_VIDEO_DEFAULT_PROMPT } from "@atelier/core";
+import { gatherInputs, SCENE_VIDEO_DEFAULT_PROMPT } from "@atelier/core";
 import { describe, expect, it, vi } from "vitest";
 import { createDocumentStore } from "../src/features/document/store.ts";
 import {
@@ -9,7 +9,6 @@ import {
   captureSize,
 } from "../src/features/nodes/special/scene/capture.ts";
 import { lensFov } from "../src/features/nodes/special/scene/scene-state.ts";
-import { gatherInputs } from "../src/features/runs/gather-inputs.ts";
 import { ApiError } from "../src/services/api.ts";
 import { wire as edge, node } from "./helpers/graph.ts";
 

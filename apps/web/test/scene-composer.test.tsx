@@ -1,4 +1,4 @@
-import { SCENE_VIDEO_DEFAULT_PROMPT } from "@atelier/core";
+import { gatherInputs, SCENE_VIDEO_DEFAULT_PROMPT } from "@atelier/core";
 import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DocumentProvider, useDocument } from "../src/features/document/context.tsx";
@@ -13,7 +13,6 @@ import type {
   SceneViewItem,
 } from "../src/features/nodes/special/scene/scene-view.ts";
 import { WEBGL_MISSING } from "../src/features/nodes/special/scene/use-scene.ts";
-import { gatherInputs } from "../src/features/runs/gather-inputs.ts";
 import { api } from "../src/services/api.ts";
 import { notify } from "../src/ui/notify.ts";
 

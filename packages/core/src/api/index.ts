@@ -4,4 +4,5 @@ export * from "./folders.ts";
 export * from "./generate.ts";
 export * from "./media.ts";
 export * from "./queue.ts";
+export * from "./runs.ts";
 export * from "./workflows.ts";

@@ -4,4 +4,8 @@ export * from "./content.ts";
 export * from "./duplicate.ts";
 export * from "./group.ts";
 export * from "./order.ts";
+export * from "./references.ts";
+export * from "./run-inputs.ts";
+export * from "./run-node.ts";
+export * from "./run-plan.ts";
 export * from "./types.ts";

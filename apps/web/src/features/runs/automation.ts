@@ -3,6 +3,7 @@ import {
   AUTOMATION_MESSAGES,
   automationItemId,
   automationItems,
+  gatherInputs,
   getNodeDefinition,
   LIMITS,
   listOutputMedia,
@@ -12,7 +13,6 @@ import {
 import type { api, JobStatus } from "../../services/api.ts";
 import type { DocumentStore } from "../document/store.ts";
 import type { CanvasNode, CanvasNodeData } from "../document/types.ts";
-import { gatherInputs } from "./gather-inputs.ts";
 import type { HistoryEntry } from "./ResultHistory.tsx";
 
 /** One run of one item through one generator, kept in the automation node's data. */

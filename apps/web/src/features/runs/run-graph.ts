@@ -1,14 +1,11 @@
-import { getNodeDefinition, topologicalOrder, upstreamOf } from "@atelier/core";
+import { getNodeDefinition, runSignatureOf, topologicalOrder, upstreamOf } from "@atelier/core";
 import type { DocumentStore } from "../document/store.ts";
 import type { CanvasNode } from "../document/types.ts";
-import { gatherInputs } from "./gather-inputs.ts";
 
 /** What a node's last successful run was made from: its model, inputs and parameters. */
 export function runSignature(documents: DocumentStore, nodeId: string): string {
   const { nodes, edges } = documents.getState();
-  const node = nodes.find((candidate) => candidate.id === nodeId);
-  const { inputs, params } = gatherInputs(nodes, edges, nodeId);
-  return JSON.stringify([node?.type, inputs, params]);
+  return runSignatureOf(nodes, edges, nodeId);
 }
 
 export const UNCHANGED_NOTE = "Unchanged since its last run: kept its result";

@@ -1,4 +1,5 @@
 import {
+  gatherInputs,
   LIMITS,
   parseAutomationItemId,
   RUN_MESSAGES,
@@ -10,7 +11,6 @@ import type { DocumentStore } from "../document/store.ts";
 import type { CanvasNodeData } from "../document/types.ts";
 import { useWorkspace } from "../workspace/store.ts";
 import type { Automation } from "./automation.ts";
-import { gatherInputs } from "./gather-inputs.ts";
 import { createJobStream, type JobStreamOptions } from "./job-stream.ts";
 import type { HistoryEntry } from "./ResultHistory.tsx";
 import { type GraphRun, runGraph, runSignature } from "./run-graph.ts";

@@ -1,9 +1,8 @@
-import { automationItemId, automationItems } from "@atelier/core";
+import { automationItemId, automationItems, gatherInputs } from "@atelier/core";
 import { memo } from "react";
 import { useDocument } from "../../document/context.tsx";
 import type { AutomationData, AutomationRun } from "../../runs/automation.ts";
 import { useRunner } from "../../runs/context.tsx";
-import { gatherInputs } from "../../runs/gather-inputs.ts";
 import { useNodeRun } from "../../runs/runs-store.ts";
 import { BlockedNote } from "../viewers/BlockedNote.tsx";
 import { mediaSrc } from "../viewers/safe-url.ts";

@@ -1,7 +1,6 @@
-import { mediaUrlOf } from "@atelier/core";
+import { gatherInputs, mediaUrlOf } from "@atelier/core";
 import { memo } from "react";
 import { useDocument } from "../../document/context.tsx";
-import { gatherInputs } from "../../runs/gather-inputs.ts";
 import { BlockedNote } from "../viewers/BlockedNote.tsx";
 import { fileNameOf } from "../viewers/media-meta.ts";
 import { mediaHref, mediaSrc } from "../viewers/safe-url.ts";

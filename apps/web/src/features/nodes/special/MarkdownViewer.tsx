@@ -1,6 +1,6 @@
+import { gatherInputs } from "@atelier/core";
 import { useDocument } from "../../document/context.tsx";
 import type { CanvasNodeData } from "../../document/types.ts";
-import { gatherInputs } from "../../runs/gather-inputs.ts";
 import { MarkdownView } from "./MarkdownView.tsx";
 
 /** The text wired into the node's `text` input, or null. */

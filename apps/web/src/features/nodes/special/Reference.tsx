@@ -1,7 +1,6 @@
+import { type CharacterReference, gatherInputs, referenceOf } from "@atelier/core";
 import { memo } from "react";
 import { useDocument } from "../../document/context.tsx";
-import { gatherInputs } from "../../runs/gather-inputs.ts";
-import { type CharacterReference, referenceOf } from "../../runs/references.ts";
 import { BlockedNote } from "../viewers/BlockedNote.tsx";
 import { mediaSrc } from "../viewers/safe-url.ts";
 

@@ -1,6 +1,6 @@
+import { gatherInputs } from "@atelier/core";
 import { useEffect, useState } from "react";
 import { useDocument } from "../../../document/context.tsx";
-import { gatherInputs } from "../../../runs/gather-inputs.ts";
 import { BLOCKED_MEDIA, mediaSrc } from "../../viewers/safe-url.ts";
 
 /** The URL of the image wired into the node's `image` input, or null (a stable string). */

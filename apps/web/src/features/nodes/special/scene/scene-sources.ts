@@ -1,8 +1,7 @@
-import { getNodeDefinition } from "@atelier/core";
+import { gatherInputs, getNodeDefinition } from "@atelier/core";
 import { useMemo } from "react";
 import { useDocument } from "../../../document/context.tsx";
 import type { CanvasEdge, CanvasNode } from "../../../document/types.ts";
-import { gatherInputs } from "../../../runs/gather-inputs.ts";
 import type { ItemKind, SceneSource } from "./scene-state.ts";
 
 const KIND_OF_PORT: Record<string, ItemKind> = { model: "model", image: "image" };

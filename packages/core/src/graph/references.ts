@@ -1,4 +1,4 @@
-import type { CanvasNode } from "../document/types.ts";
+import type { RunNode } from "./run-node.ts";
 
 /** A reusable character: the images a generator takes as references, and who it is. */
 export interface CharacterReference {
@@ -10,7 +10,7 @@ export interface CharacterReference {
 /** Node types whose `reference` output is a character reference. */
 export const REFERENCE_TYPES = new Set(["character-reference", "synthetic-humans"]);
 
-const param = (node: CanvasNode, name: string) => {
+const param = (node: RunNode, name: string) => {
   const value = node.data.inputValues?.[name]?.value;
   return typeof value === "string" ? value.trim() : "";
 };
@@ -21,7 +21,7 @@ const param = (node: CanvasNode, name: string) => {
  * human's is its generated portrait, described by its prompt, age and framing.
  */
 export function referenceOf(
-  node: CanvasNode,
+  node: RunNode,
   wired: Record<string, string | string[]>,
 ): CharacterReference | null {
   if (node.type === "character-reference") {

@@ -1,17 +1,15 @@
-import {
-  getNodeDefinition,
-  mediaOutputKeys,
-  mediaUrlOf,
-  type PortType,
-  SCENE_VIDEO_DEFAULT_PROMPT,
-} from "@atelier/core";
-import type { CanvasEdge, CanvasNode } from "../document/types.ts";
+import { mediaOutputKeys } from "../catalogue/media-outputs.ts";
+import { getNodeDefinition, SCENE_VIDEO_DEFAULT_PROMPT } from "../catalogue/registry.ts";
+import type { PortType } from "../ports/index.ts";
+import { mediaUrlOf } from "../serialization/media.ts";
 import {
   type CharacterReference,
   REFERENCE_TYPES,
   referenceOf,
   withCharacters,
 } from "./references.ts";
+import type { RunNode } from "./run-node.ts";
+import type { GraphEdge } from "./types.ts";
 
 /** What a run sends, and the labels of required inputs that have nothing yet. */
 export interface GatheredInputs {
@@ -42,7 +40,7 @@ function strings(value: unknown): string[] {
 }
 
 /** What one connection carries into a port. */
-function sourceValues(source: CanvasNode, handle: string | null, type: PortType): string[] {
+function sourceValues(source: RunNode, handle: string | null, type: PortType): string[] {
   const data = source.data;
   const outputPort = source.type
     ? getNodeDefinition(source.type)?.outputs.find((port) => port.id === handle)
@@ -65,8 +63,8 @@ function sourceValues(source: CanvasNode, handle: string | null, type: PortType)
 function fedByScene(
   category: string,
   nodeId: string,
-  edges: readonly CanvasEdge[],
-  byId: ReadonlyMap<string, CanvasNode>,
+  edges: readonly GraphEdge[],
+  byId: ReadonlyMap<string, RunNode>,
 ): boolean {
   return (
     category === "video" &&
@@ -82,8 +80,8 @@ function fedByScene(
  * port counts as filled when the node's own `prompt` parameter is non-empty.
  */
 export function gatherInputs(
-  nodes: readonly CanvasNode[],
-  edges: readonly CanvasEdge[],
+  nodes: readonly RunNode[],
+  edges: readonly GraphEdge[],
   nodeId: string,
   depth = 0,
 ): GatheredInputs {
@@ -99,7 +97,7 @@ export function gatherInputs(
   const firstPort = definition.inputs[0]?.id;
   const characters: CharacterReference[] = [];
   /** A character reference's images (and, through its Reference output, who it is). */
-  const referenceValues = (source: CanvasNode, handle: string | null): string[] | null => {
+  const referenceValues = (source: RunNode, handle: string | null): string[] | null => {
     const isReference = handle === "reference";
     if (!isReference && !(source.type === "character-reference" && handle === "image")) return null;
     // A reference wired into a reference is read too, a few levels deep at most.
@@ -149,4 +147,18 @@ export function gatherInputs(
     );
   }
   return result;
+}
+
+/**
+ * What a node's run is made from — its model, gathered inputs and parameters — as one
+ * string: a node whose last successful run had the same signature keeps its result.
+ */
+export function runSignatureOf(
+  nodes: readonly RunNode[],
+  edges: readonly GraphEdge[],
+  nodeId: string,
+): string {
+  const node = nodes.find((candidate) => candidate.id === nodeId);
+  const { inputs, params } = gatherInputs(nodes, edges, nodeId);
+  return JSON.stringify([node?.type, inputs, params]);
 }

@@ -1,12 +1,15 @@
-import { SCENE_VIDEO_DEFAULT_PROMPT } from "@atelier/core";
 import { describe, expect, it } from "vitest";
-import type { CanvasEdge, CanvasNode, CanvasNodeData } from "../src/features/document/types.ts";
-import { gatherInputs } from "../src/features/runs/gather-inputs.ts";
+import {
+  type GraphEdge,
+  gatherInputs,
+  type RunNode,
+  type RunNodeData,
+  SCENE_VIDEO_DEFAULT_PROMPT,
+} from "../src/index.ts";
 
-const node = (id: string, type: string, data: CanvasNodeData = {}): CanvasNode => ({
+const node = (id: string, type: string, data: RunNodeData = {}): RunNode => ({
   id,
   type,
-  position: { x: 0, y: 0 },
   data,
 });
 const edge = (
@@ -14,7 +17,7 @@ const edge = (
   target: string,
   sourceHandle: string | null,
   targetHandle: string | null,
-): CanvasEdge => ({
+): GraphEdge => ({
   id: `${source}-${target}-${targetHandle}`,
   source,
   target,
@@ -146,7 +149,7 @@ describe("gatherInputs", () => {
     expect(gathered.inputs.prompt).toBe(SCENE_VIDEO_DEFAULT_PROMPT);
     expect(gathered.missing).toEqual([]);
     const own = [
-      nodes[0] as CanvasNode,
+      nodes[0] as RunNode,
       node("v", "veo3-video", { inputValues: values({ prompt: "waves" }) }),
     ];
     expect(gatherInputs(own, edges, "v").inputs.prompt).toBeUndefined();
