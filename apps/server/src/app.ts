@@ -16,6 +16,7 @@ import { generateRoutes } from "./routes/generate.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { mediaRoutes } from "./routes/media.ts";
 import { queueRoutes } from "./routes/queue.ts";
+import { runRoutes } from "./routes/runs.ts";
 import { workflowRoutes } from "./routes/workflows.ts";
 
 export interface AppOptions {
@@ -70,6 +71,7 @@ export async function buildApp(
     });
     await generateRoutes(api, ctx);
     await queueRoutes(api, ctx);
+    await runRoutes(api, ctx);
     await callbackRoutes(api, ctx);
   });
 

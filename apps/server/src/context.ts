@@ -1,10 +1,13 @@
 import { join } from "node:path";
 import { LIMITS } from "@atelier/core";
 import { type Auth, createAuth, promoteAdmins } from "./auth/auth.ts";
+import { createRunDriver, type RunDriver } from "./commands/runs/run-driver.ts";
+import { startGeneration } from "./commands/start-generation.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import type { Config } from "./env.ts";
+import { ensureQueue } from "./jobs/boss.ts";
 import { type Generation, openGeneration } from "./jobs/generation.ts";
-import { EventHub, JobEventHub } from "./realtime/events.ts";
+import { EventHub, JobEventHub, RunEventHub } from "./realtime/events.ts";
 import type { BlobStore } from "./storage/blob-store.ts";
 import { createFsStore } from "./storage/fs-store.ts";
 import { createS3Store } from "./storage/s3-store.ts";
@@ -17,8 +20,13 @@ export interface AppContext {
   auth: Auth;
   events: EventHub;
   jobEvents: JobEventHub;
+  runEvents: RunEventHub;
   /** The job engine and providers, started on first use (or at start-up by the entrypoints). */
   generation(): Promise<Generation>;
+  /** The driver of server-side runs (on top of the job engine), started with it. */
+  runs(): Promise<RunDriver>;
+  /** Runs the worker side in this process: generation steps and run driving. */
+  work(options: { concurrency: number; resumeAll?: boolean }): Promise<void>;
   /** Stops the job engine and event streams; the database stays open. */
   shutdown(): Promise<void>;
   close(): Promise<void>;
@@ -49,17 +57,53 @@ export async function createContext(
   await events.start();
   const jobEvents = new JobEventHub(database);
   await jobEvents.start();
+  const runEvents = new RunEventHub(database);
+  await runEvents.start();
   const auth = createAuth(config, database.db);
   let generation: Promise<Generation> | null = null;
+  let runDriver: Promise<RunDriver> | null = null;
   const connectionString = overrides.database
     ? (overrides.databaseUrl ?? null)
     : config.databaseUrl;
+  const startGenerationOnce = (): Promise<Generation> => {
+    generation ??= openGeneration({ config, database, store, connectionString });
+    return generation;
+  };
+  const openRuns = (): Promise<RunDriver> => {
+    runDriver ??= startGenerationOnce().then((started) =>
+      createRunDriver({
+        advance: {
+          db: database.db,
+          startJob: async (userId, model, input) => {
+            const deps = { db: database.db, store, publicUrl: config.publicUrl };
+            const { job } = await startGeneration(
+              { ...deps, generation: started },
+              userId,
+              model,
+              input,
+            );
+            return job;
+          },
+          log: { error: (object, message) => console.error(message, object) },
+        },
+        boss: started.boss,
+        jobEvents,
+        ensureQueue: (name) =>
+          ensureQueue(started.boss, name, { retryLimit: 3, retryDelay: 1, expireInSeconds: 120 }),
+      }),
+    );
+    return runDriver;
+  };
   const shutdown = async () => {
+    const driver = runDriver;
+    runDriver = null;
+    if (driver) (await driver).stop();
     const started = generation;
     generation = null;
     if (started) await (await started).stop();
     await events.close();
     await jobEvents.close();
+    await runEvents.close();
   };
   return {
     config,
@@ -68,9 +112,12 @@ export async function createContext(
     auth,
     events,
     jobEvents,
-    generation() {
-      generation ??= openGeneration({ config, database, store, connectionString });
-      return generation;
+    runEvents,
+    generation: startGenerationOnce,
+    runs: openRuns,
+    async work(options) {
+      await (await startGenerationOnce()).engine.work(options);
+      await (await openRuns()).work();
     },
     shutdown,
     async close() {

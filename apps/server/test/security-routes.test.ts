@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CROSS_ORIGIN_ERRORS } from "../src/http/same-origin.ts";
 import { TestClient } from "./helpers/client.ts";
 import { pngBytes, uploadForm } from "./helpers/files.ts";
-import { type Fixture, INVENTORY, type Probe, unique } from "./helpers/route-inventory.ts";
+import {
+  type Fixture,
+  INVENTORY,
+  type Probe,
+  startRun,
+  unique,
+} from "./helpers/route-inventory.ts";
 import { freePort, startTestServer, type TestServer } from "./helpers/server.ts";
 import { makeWorkflow } from "./helpers/workflows.ts";
 
@@ -124,6 +130,7 @@ describe("security: route inventory × callers", () => {
       mediaToDelete: (await media(main)).id,
       job: await job(main),
       jobToCancel: await job(main),
+      run: await startRun({ alice, workflow: main }),
     };
     aliceCookie = alice.cookieHeader();
     bobCookie = bob.cookieHeader();

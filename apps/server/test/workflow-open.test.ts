@@ -212,6 +212,7 @@ describe("WorkflowJsonCache", () => {
     isChunked: true,
     chunkHead,
     updatedAt: new Date(at),
+    resultsVersion: 0,
   });
 
   it("keeps one version a workflow and answers only for that exact version", () => {

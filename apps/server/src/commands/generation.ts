@@ -42,6 +42,8 @@ export interface GenerateInput {
   inputs: Record<string, unknown>;
   params: Record<string, unknown>;
   idempotencyKey?: string | undefined;
+  /** The server-side run this job is a step of. */
+  runId?: string | undefined;
 }
 
 /**
@@ -148,6 +150,7 @@ export async function createJob(
       step: "queued",
       input: { inputs, params, request },
       idempotencyKey: body.idempotencyKey ?? null,
+      runId: body.runId ?? null,
       callbackToken: randomBytes(24).toString("hex"),
       runner: randomUUID(),
     })

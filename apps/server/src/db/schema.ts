@@ -6,6 +6,7 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   boolean,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -132,6 +133,11 @@ export const workflows = pgTable(
      * metadata chunk) and for workflows stored whole in `data`.
      */
     chunkHead: text("chunk_head"),
+    /**
+     * Bumped by every run result merged into the stored nodes. Results do not change
+     * `updated_at` (the version saves are based on), but answers cached by it must change.
+     */
+    resultsVersion: integer("results_version").notNull().default(0),
   },
   (table) => [
     index("workflows_user_updated_idx").on(table.userId, table.updatedAt.desc()),
@@ -223,6 +229,8 @@ export const jobs = pgTable(
     error: text("error"),
     attempts: integer("attempts").notNull().default(0),
     idempotencyKey: text("idempotency_key"),
+    /** The run that started it, if any (its node's job). */
+    runId: text("run_id"),
     /** Unguessable token in webhook/callback URLs. */
     callbackToken: text("callback_token").notNull(),
     runner: text("runner"),
@@ -243,8 +251,89 @@ export const jobs = pgTable(
     index("jobs_status_idx").on(table.status),
     uniqueIndex("jobs_user_idempotency_idx").on(table.userId, table.idempotencyKey),
     index("jobs_provider_request_idx").on(table.provider, table.providerRequestId),
+    index("jobs_run_idx").on(table.runId),
   ],
 );
+
+const RUN_STATUSES = ["queued", "running", "paused", "completed", "failed", "cancelled"] as const;
+const RUN_NODE_STATUSES = [
+  "queued",
+  "running",
+  "completed",
+  "failed",
+  "skipped",
+  "cancelled",
+  "not_run",
+] as const;
+
+/**
+ * A run of a workflow's graph on the server (ADR 0008): what it runs (`graph`, the nodes it
+ * reads with the request's overrides applied), its place in its user's queue, and its state.
+ */
+export const runs = pgTable(
+  "runs",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    /** The cloud workflow whose stored nodes receive the results; null for device-only. */
+    workflowId: text("workflow_id"),
+    basedOn: text("based_on"),
+    status: text("status", { enum: RUN_STATUSES }).notNull(),
+    target: jsonb("target").$type<Record<string, unknown>>().notNull(),
+    inputs: jsonb("inputs").$type<Record<string, Record<string, unknown>>>().notNull(),
+    graph: jsonb("graph").$type<{ nodes: unknown[]; edges: unknown[] }>().notNull(),
+    /** Place in the user's queue: lower first. */
+    queueOrder: doublePrecision("queue_order").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }),
+    completedAt: timestamp("completed_at", { withTimezone: true, mode: "date" }),
+  },
+  (table) => [
+    index("runs_user_status_idx").on(table.userId, table.status),
+    index("runs_workflow_created_idx").on(table.workflowId, table.createdAt.desc()),
+  ],
+);
+
+/** One step of a run: a node, its state, its latest attempt's job and what it produced. */
+export const runNodes = pgTable(
+  "run_nodes",
+  {
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    nodeId: text("node_id").notNull(),
+    /** Dependency order within the run. */
+    position: integer("position").notNull(),
+    type: text("type").notNull(),
+    label: text("label"),
+    /** The run's steps this one waits for. */
+    feeders: text("feeders").array().notNull(),
+    status: text("status", { enum: RUN_NODE_STATUSES }).notNull(),
+    attempt: integer("attempt").notNull().default(0),
+    jobId: text("job_id"),
+    /** What the run was made from (model, inputs, parameters): unchanged nodes are skipped. */
+    signature: text("signature"),
+    outputs: jsonb("outputs").$type<Record<string, unknown>>(),
+    outputValues: jsonb("output_values").$type<Record<string, { value: unknown }>>(),
+    error: text("error"),
+    note: text("note"),
+    startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }),
+    completedAt: timestamp("completed_at", { withTimezone: true, mode: "date" }),
+  },
+  (table) => [primaryKey({ columns: [table.runId, table.nodeId] })],
+);
+
+/** A user's queue: paused, queued nodes wait (running ones finish). */
+export const userQueues = pgTable("user_queues", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => user.id, { onDelete: "cascade" }),
+  paused: boolean("paused").notNull().default(false),
+  updatedAt: updatedAt(),
+});
 
 export const schema = {
   user,
@@ -256,4 +345,7 @@ export const schema = {
   workflowChunks,
   workflowMediaManifest,
   jobs,
+  runs,
+  runNodes,
+  userQueues,
 };

@@ -14,9 +14,10 @@ export async function startWeb(options: { withWorker?: boolean } = {}) {
   const config = options.withWorker ? loaded : { ...loaded, saveStagingMemoryBytes: 0 };
   const ctx = await createContext(config);
   // The job queue starts with the process, so a restart resumes unfinished jobs at once.
-  const generation = await ctx.generation();
+  await ctx.generation();
+  await ctx.runs();
   if (options.withWorker)
-    await generation.engine.work({
+    await ctx.work({
       concurrency: config.generation.workerConcurrency,
       resumeAll: ctx.database.kind === "pglite",
     });

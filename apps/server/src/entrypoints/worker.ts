@@ -5,13 +5,13 @@ import { exitOnConfigError } from "./web.ts";
 
 /**
  * The worker process of the scale-out shape: it runs generation jobs from the shared queue
- * (any number of workers), with the same database and storage as the web processes.
+ * (any number of workers) and drives server-side runs, with the same database and storage as the web processes.
  */
 export async function startWorker() {
   const config = loadConfig();
   const ctx = await createContext(config);
   const generation = await ctx.generation();
-  await generation.engine.work({ concurrency: config.generation.workerConcurrency });
+  await ctx.work({ concurrency: config.generation.workerConcurrency });
   console.log(
     `Atelier worker ready (${ctx.database.kind}, ${ctx.store.kind} storage; providers: ${[
       ...generation.providers.configured,

@@ -9,12 +9,13 @@ import { WORKFLOW_ERRORS } from "@atelier/core";
 import { readAdminFlag } from "../auth/auth.ts";
 import { findJobByCallbackToken, getOwnJob } from "../commands/generation.ts";
 import { getOwnMediaRow, type MediaRow } from "../commands/media-files.ts";
+import { getOwnRun } from "../commands/runs/run-rows.ts";
 import {
   assertOwnWorkflows,
   getOwnWorkflowRow,
 } from "../commands/workflow-storage/workflow-rows.ts";
 import type { AppDb } from "../db/client.ts";
-import type { JobRow, WorkflowRecord } from "../db/rows.ts";
+import type { JobRow, RunRow, WorkflowRecord } from "../db/rows.ts";
 import { UnauthenticatedError } from "../domain/errors.ts";
 import { ANONYMOUS_FOLDER, TEMPORARY_WORKFLOW_ID } from "../storage/media-manifest.ts";
 
@@ -68,6 +69,14 @@ export function canReadJob(db: AppDb, user: Actor, jobId: string): Promise<JobRo
 
 /** The job, when the user may cancel it (its owner); else 404 "Job not found". */
 export const canCancelJob = canReadJob;
+
+/** The run, when the user may read or control it (its owner); else 404 "Run not found". */
+export function canControlRun(db: AppDb, user: Actor, runId: string): Promise<RunRow> {
+  return getOwnRun(db, user.id, runId);
+}
+
+/** The workflow, when the user may run it and see its runs (its owner); else 404. */
+export const assertCanRunWorkflow = assertCanEditWorkflow;
 
 /** The manifest row, when the user may delete that file (its uploader); else 404. */
 export function assertCanDeleteMedia(db: AppDb, user: Actor, id: string): Promise<MediaRow> {

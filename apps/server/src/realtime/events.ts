@@ -3,6 +3,7 @@ import type { AppDb, Database } from "../db/client.ts";
 
 export const WORKFLOW_CHANNEL = "atelier_workflow";
 export const JOB_CHANNEL = "atelier_job";
+export const RUN_CHANNEL = "atelier_run";
 
 export interface WorkflowEvent {
   id: string;
@@ -18,6 +19,13 @@ export interface JobEvent {
   status: string;
 }
 
+/** A run or one of its nodes changed; streams read the run (owner-scoped) to present it. */
+export interface RunEvent {
+  runId: string;
+  userId: string;
+  status: string;
+}
+
 /**
  * Fans one NOTIFY channel out to this process's listeners, by key. Changes are announced
  * with NOTIFY (inside the saving transaction where there is one), so every process — this
@@ -25,6 +33,7 @@ export interface JobEvent {
  */
 export class ChannelHub<E> {
   private readonly listeners = new Map<string, Set<(event: E) => void>>();
+  private readonly everyone = new Set<(event: E) => void>();
   private stop: (() => Promise<void>) | null = null;
 
   constructor(
@@ -42,6 +51,7 @@ export class ChannelHub<E> {
         return;
       }
       for (const listener of this.listeners.get(this.keyOf(event)) ?? []) listener(event);
+      for (const listener of this.everyone) listener(event);
     });
   }
 
@@ -56,9 +66,16 @@ export class ChannelHub<E> {
     };
   }
 
+  /** Calls `listener` for every event on the channel (a worker's run driver). */
+  subscribeAll(listener: (event: E) => void): () => void {
+    this.everyone.add(listener);
+    return () => this.everyone.delete(listener);
+  }
+
   async close(): Promise<void> {
     await this.stop?.();
     this.listeners.clear();
+    this.everyone.clear();
   }
 }
 
@@ -74,6 +91,17 @@ export class JobEventHub extends ChannelHub<JobEvent> {
   constructor(database: Database) {
     super(database, JOB_CHANNEL, (event) => event.userId);
   }
+}
+
+/** Run changes, by owner: the same per-user streams as jobs. */
+export class RunEventHub extends ChannelHub<RunEvent> {
+  constructor(database: Database) {
+    super(database, RUN_CHANNEL, (event) => event.userId);
+  }
+}
+
+export async function announceRunChange(db: AppDb, event: RunEvent): Promise<void> {
+  await db.execute(sql`select pg_notify(${RUN_CHANNEL}, ${JSON.stringify(event)})`);
 }
 
 /** Queues the change notice in the current transaction; it is sent when that commits. */

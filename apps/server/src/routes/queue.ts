@@ -5,13 +5,15 @@ import { requireCachedSession } from "../auth/cached-session.ts";
 import { cachedSessionUser } from "../auth/session-cache.ts";
 import { cancelJob } from "../commands/cancel-job.ts";
 import { listActiveJobs, listJobs } from "../commands/job-lists.ts";
+import { readRun } from "../commands/runs/run-reads.ts";
 import type { AppContext } from "../context.ts";
 import { openEventStream } from "../http/event-stream.ts";
 import { presentJobStatus } from "../http/presenters.ts";
+import { presentRun } from "../http/run-presenters.ts";
 import { requireSession } from "../http/session.ts";
 import { JobStatusCache } from "../jobs/status-cache.ts";
 import { readOwnJobStatusJson } from "../jobs/status-read.ts";
-import { canCancelJob, canReadJob } from "../policy/access.ts";
+import { canCancelJob, canControlRun, canReadJob } from "../policy/access.ts";
 
 const zRequest = z.object({ requestId: z.string().min(1).max(200) }).passthrough();
 const zJobsQuery = z.object({ workflowId: z.string().max(200).optional() });
@@ -96,6 +98,17 @@ export async function queueRoutes(app: FastifyInstance, ctx: AppContext) {
           (job) => stream.send("job", presentJobStatus(job)),
           () => undefined,
         );
+      }),
+    );
+    // Server-side runs: each change sends the run with its steps' outputs (ADR 0008).
+    stream.onClose(
+      ctx.runEvents.subscribe(user.id, (event) => {
+        void canControlRun(db, user, event.runId)
+          .then((run) => readRun(db, run))
+          .then(
+            (read) => stream.send("run", presentRun(read, true)),
+            () => undefined,
+          );
       }),
     );
   });

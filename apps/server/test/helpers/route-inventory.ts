@@ -23,6 +23,7 @@ export interface Fixture {
   mediaPath: string;
   job: string;
   jobToCancel: string;
+  run: string;
 }
 
 export interface Probe {
@@ -49,6 +50,14 @@ export interface Entry {
 export const unique = () => Math.random().toString(36).slice(2, 10);
 const fetchQuery = (f: Fixture) => `requestId=${f.job}&nodeId=n1&workflowId=${f.workflow}`;
 const token = "ab".repeat(24);
+
+/** A new run of Alice's workflow; its id. */
+export async function startRun(f: Pick<Fixture, "alice" | "workflow">): Promise<string> {
+  const started = await f.alice.json<{ run: { id: string } }>("POST", "/api/runs", {
+    workflowId: f.workflow,
+  });
+  return started.body.run.id;
+}
 
 async function basedOn(f: Fixture): Promise<string> {
   const own = await f.alice.json<{ workflow: { updated_at: string } }>(
@@ -341,6 +350,77 @@ export const INVENTORY: Record<string, Entry> = {
     other: 200,
     anonymous: 401,
     probe: (f) => ({ path: `/api/queue/jobs?workflowId=${f.workflow}` }),
+  },
+  "POST /api/runs": {
+    writes: true,
+    owner: 202,
+    other: 404,
+    anonymous: 401,
+    probe: (f) => ({ path: "/api/runs", json: { workflowId: f.workflow } }),
+  },
+  "GET /api/runs": {
+    writes: false,
+    owner: 200,
+    other: 200,
+    anonymous: 401,
+    probe: () => ({ path: "/api/runs" }),
+  },
+  "GET /api/runs/:id": {
+    writes: false,
+    owner: 200,
+    other: 404,
+    anonymous: 401,
+    probe: (f) => ({ path: `/api/runs/${f.run}` }),
+  },
+  "POST /api/runs/:id/cancel": {
+    writes: true,
+    owner: 200,
+    other: 404,
+    anonymous: 401,
+    probe: (f) => ({ path: `/api/runs/${f.run}/cancel`, json: {} }),
+  },
+  "POST /api/runs/:id/retry": {
+    writes: true,
+    owner: 202,
+    other: 404,
+    anonymous: 401,
+    probe: async (f) => {
+      const run = await startRun(f);
+      await f.alice.json("POST", `/api/runs/${run}/cancel`, {});
+      return { path: `/api/runs/${run}/retry`, json: {} };
+    },
+  },
+  "POST /api/runs/:id/move": {
+    writes: true,
+    owner: 200,
+    other: 404,
+    anonymous: 401,
+    probe: async (f) => {
+      // A paused queue keeps the run queued, so it can move.
+      await f.alice.json("PUT", "/api/queue/state", { paused: true });
+      return { path: `/api/runs/${await startRun(f)}/move`, json: { direction: "up" } };
+    },
+  },
+  "POST /api/runs/cancel-all": {
+    writes: true,
+    owner: 200,
+    other: 200,
+    anonymous: 401,
+    probe: () => ({ path: "/api/runs/cancel-all", json: {} }),
+  },
+  "PUT /api/queue/state": {
+    writes: true,
+    owner: 200,
+    other: 200,
+    anonymous: 401,
+    probe: () => ({ path: "/api/queue/state", json: { paused: true } }),
+  },
+  "GET /api/workflows/:id/runs": {
+    writes: false,
+    owner: 200,
+    other: 404,
+    anonymous: 401,
+    probe: (f) => ({ path: `/api/workflows/${f.workflow}/runs` }),
   },
   "GET /api/queue/events": {
     writes: false,

@@ -17,6 +17,7 @@ import {
   withId,
   writeStored,
 } from "./full-save.ts";
+import { withRunResults } from "./run-results.ts";
 import { byteLength, encodeWorkflow, readWorkflowData } from "./stored-form.ts";
 import { checkWithCheckedNodes } from "./structure-checks.ts";
 
@@ -44,7 +45,7 @@ export async function deltaSave(
   refuseAmbiguous(input);
   const delta: Delta = {
     head: withId(input.data, id),
-    changed: itemTexts(input.nodes, byteLength),
+    changed: await withRunResults(db, id, itemTexts(input.nodes, byteLength)),
     removed: new Set(input.removed),
     edges: input.edges ? { items: itemTexts(input.edges, byteLength), parsed: input.edges } : null,
   };

@@ -12,7 +12,13 @@ import {
 import { announceWorkflowChange } from "../../realtime/events.ts";
 import { replaceChunks } from "./chunk-rows.ts";
 import { faultPoint } from "./fault-point.ts";
-import { encodeWorkflow, type StoredForm, type WorkflowParts } from "./stored-form.ts";
+import { withRunResults } from "./run-results.ts";
+import {
+  encodeWorkflow,
+  type StoredForm,
+  storedColumns,
+  type WorkflowParts,
+} from "./stored-form.ts";
 import type { WorkflowFields } from "./workflow-fields.ts";
 
 export interface SaveFields extends Omit<WorkflowFields, "folderId"> {
@@ -70,17 +76,6 @@ export function savedFields(input: SaveFields, updatedAt: Date) {
   };
 }
 
-/** Row columns of a stored form. */
-export function storedColumns(stored: StoredForm) {
-  return {
-    data: stored.json,
-    isChunked: stored.chunked,
-    chunkHead: stored.head,
-    chunkCount: stored.bodies.length,
-    dataSizeBytes: stored.bytes,
-  };
-}
-
 /**
  * Writes `stored` over a workflow row in the caller's transaction, only if nobody saved since
  * `basedOn`; null when the row is not there at that version.
@@ -121,7 +116,11 @@ export async function saveWorkflow(
   input: SaveFields & { parts: WorkflowParts },
 ): Promise<SaveResult> {
   parseBasedOn(input.basedOn);
-  const parts = { ...input.parts, head: withId(input.parts.head, id) };
+  const parts = {
+    ...input.parts,
+    head: withId(input.parts.head, id),
+    nodes: await withRunResults(db, id, input.parts.nodes),
+  };
   const stored = encodeWorkflow(parts);
   refuseTooLarge(stored.bytes);
   const saved = await db.transaction((tx) =>

@@ -5,7 +5,7 @@ import { readChunkRows } from "./stored-form.ts";
 
 type JsonRow = Pick<
   typeof workflows.$inferSelect,
-  "id" | "data" | "isChunked" | "chunkHead" | "updatedAt"
+  "id" | "data" | "isChunked" | "chunkHead" | "updatedAt" | "resultsVersion"
 >;
 
 /** The cache's default budget: a handful of the largest (10 MB) workflows. */
@@ -14,6 +14,7 @@ const DEFAULT_BUDGET_BYTES = 64 * 1024 * 1024;
 interface Entry {
   updatedAt: number;
   chunkHead: string | null;
+  resultsVersion: number;
   json: Buffer;
 }
 
@@ -30,7 +31,12 @@ export class WorkflowJsonCache {
 
   get(row: JsonRow): Buffer | null {
     const entry = this.#entries.get(row.id);
-    if (!entry || entry.updatedAt !== row.updatedAt.getTime() || entry.chunkHead !== row.chunkHead)
+    if (
+      !entry ||
+      entry.updatedAt !== row.updatedAt.getTime() ||
+      entry.chunkHead !== row.chunkHead ||
+      entry.resultsVersion !== row.resultsVersion
+    )
       return null;
     this.#entries.delete(row.id);
     this.#entries.set(row.id, entry);
@@ -43,6 +49,7 @@ export class WorkflowJsonCache {
     this.#entries.set(row.id, {
       updatedAt: row.updatedAt.getTime(),
       chunkHead: row.chunkHead,
+      resultsVersion: row.resultsVersion,
       json,
     });
     this.#bytes += json.length;

@@ -44,6 +44,17 @@ export interface ChunkHead {
 
 export const byteLength = (text: string) => Buffer.byteLength(text, "utf8");
 
+/** Row columns of a stored form. */
+export function storedColumns(stored: StoredForm) {
+  return {
+    data: stored.json,
+    isChunked: stored.chunked,
+    chunkHead: stored.head,
+    chunkCount: stored.bodies.length,
+    dataSizeBytes: stored.bytes,
+  };
+}
+
 /** The texts of a parsed workflow, with its metadata naming row `id`. */
 export function partsOf(data: SavedWorkflow, id: string): WorkflowParts {
   const { nodes, edges, ...head } = data;

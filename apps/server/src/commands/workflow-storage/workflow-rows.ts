@@ -9,9 +9,9 @@ import { announceWorkflowChange } from "../../realtime/events.ts";
 import type { BlobStore } from "../../storage/blob-store.ts";
 import { refreshMediaRefs, removeUnreferencedFiles } from "../../storage/media-manifest.ts";
 import { replaceChunks } from "./chunk-rows.ts";
-import { nextTimestamp, refuseTooLarge, storedColumns, withId } from "./full-save.ts";
+import { nextTimestamp, refuseTooLarge, withId } from "./full-save.ts";
 import { readWorkflowJson, type WorkflowJsonCache } from "./json-reader.ts";
-import { encodeWorkflow, partsOf, readWorkflowData } from "./stored-form.ts";
+import { encodeWorkflow, partsOf, readWorkflowData, storedColumns } from "./stored-form.ts";
 import type { WorkflowFields } from "./workflow-fields.ts";
 
 const WORKFLOW_NOT_FOUND = () => new NotFoundError(WORKFLOW_ERRORS.notFound);

@@ -1,0 +1,105 @@
+import { inArray } from "drizzle-orm";
+import type PgBoss from "pg-boss";
+import type { AppDb } from "../../db/client.ts";
+import { runs } from "../../db/schema.ts";
+import type { JobEventHub } from "../../realtime/events.ts";
+import { type AdvanceDeps, advanceUserRuns } from "./advance.ts";
+import { ACTIVE_RUN_STATUSES } from "./run-rows.ts";
+
+export const RUN_QUEUE = "run-advance";
+const SWEEP_EVERY_MS = 15_000;
+const ENDED = new Set(["COMPLETED", "FAILED", "CANCELLED"]);
+
+export interface RunDriver {
+  /** Something changed for the user's runs: move them forward (here, or on a worker). */
+  kick(userId: string): Promise<void>;
+  /** Drives runs in this process: job ends, kicks from web processes, and a sweep. */
+  work(): Promise<void>;
+  /** Advances every user with an active run (after a restart, and every 15 s). */
+  sweep(): Promise<void>;
+  stop(): void;
+}
+
+/**
+ * Drives server-side runs (ADR 0008). A worker process advances a user's runs when one of
+ * their jobs ends (job change notices), when a web process asks (a pg-boss message), and in a
+ * sweep that also finishes runs a killed process left behind. Advances of one user run one
+ * at a time in a process; across processes every transition is conditional and every job
+ * idempotent by key, so two at once do no harm.
+ */
+export async function createRunDriver(deps: {
+  advance: AdvanceDeps;
+  boss: PgBoss;
+  jobEvents: JobEventHub;
+  ensureQueue(name: string): Promise<void>;
+}): Promise<RunDriver> {
+  const { db } = deps.advance as { db: AppDb };
+  await deps.ensureQueue(RUN_QUEUE);
+  let working = false;
+  let stopWatching: (() => void) | null = null;
+  let sweeper: ReturnType<typeof setInterval> | null = null;
+  // Per user: the advance under way, and whether another was asked for meanwhile.
+  const busy = new Map<string, { again: boolean; done: Promise<void> }>();
+
+  const advance = (userId: string): Promise<void> => {
+    const current = busy.get(userId);
+    if (current) {
+      current.again = true;
+      return current.done;
+    }
+    const entry = { again: false, done: Promise.resolve() };
+    entry.done = (async () => {
+      try {
+        do {
+          entry.again = false;
+          await advanceUserRuns(deps.advance, userId).catch((error) =>
+            deps.advance.log.error({ err: error, userId }, "run advance failed"),
+          );
+        } while (entry.again);
+      } finally {
+        busy.delete(userId);
+      }
+    })();
+    busy.set(userId, entry);
+    return entry.done;
+  };
+
+  const driver: RunDriver = {
+    async kick(userId) {
+      // Answered at once; the advance goes on in the background.
+      if (working) {
+        void advance(userId);
+        return;
+      }
+      await deps.boss.send(RUN_QUEUE, { userId });
+    },
+    async work() {
+      if (working) return;
+      working = true;
+      await deps.boss.work<{ userId: string }>(RUN_QUEUE, { batchSize: 1 }, async ([message]) => {
+        if (message) await advance(message.data.userId);
+      });
+      stopWatching = deps.jobEvents.subscribeAll((event) => {
+        if (ENDED.has(event.status)) void advance(event.userId);
+      });
+      await driver.sweep();
+      sweeper = setInterval(() => void driver.sweep(), SWEEP_EVERY_MS);
+      sweeper.unref();
+    },
+    async sweep() {
+      const users = await db
+        .selectDistinct({ userId: runs.userId })
+        .from(runs)
+        .where(inArray(runs.status, [...ACTIVE_RUN_STATUSES]))
+        .catch(() => []);
+      await Promise.all(users.map((row) => advance(row.userId)));
+    },
+    stop() {
+      working = false;
+      stopWatching?.();
+      if (sweeper) clearInterval(sweeper);
+      sweeper = null;
+    },
+  };
+  return driver;
+}
