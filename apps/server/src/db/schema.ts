@@ -267,7 +267,7 @@ const RUN_NODE_STATUSES = [
 ] as const;
 
 /**
- * A run of a workflow's graph on the server (ADR 0008): what it runs (`graph`, the nodes it
+ * A run of a workflow's graph on the server (ADR 0010): what it runs (`graph`, the nodes it
  * reads with the request's overrides applied), its place in its user's queue, and its state.
  */
 export const runs = pgTable(

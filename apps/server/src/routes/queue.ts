@@ -100,7 +100,7 @@ export async function queueRoutes(app: FastifyInstance, ctx: AppContext) {
         );
       }),
     );
-    // Server-side runs: each change sends the run with its steps' outputs (ADR 0008).
+    // Server-side runs: each change sends the run with its steps' outputs (ADR 0010).
     stream.onClose(
       ctx.runEvents.subscribe(user.id, (event) => {
         void canControlRun(db, user, event.runId)

@@ -27,7 +27,7 @@ const zParams = z.object({ id: z.string().min(1).max(200) });
 const zRetry = z.strictObject({ nodes: z.array(z.string().min(1).max(200)).max(1000).optional() });
 const RUN_BODY_LIMIT = 16 * 1024 * 1024;
 
-/** Server-side runs (ADR 0008): start, read, control, and the user's queue. */
+/** Server-side runs (ADR 0010): start, read, control, and the user's queue. */
 export async function runRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;
   const limits = ctx.config.limits;

@@ -34,7 +34,7 @@ const DONE: readonly string[] = ["completed", "skipped"];
 type NodePatch = Partial<Omit<RunNodeRow, "runId" | "nodeId">>;
 
 /**
- * Moves the user's runs forward (ADR 0008): steps whose job ended take its outputs (and a
+ * Moves the user's runs forward (ADR 0010): steps whose job ended take its outputs (and a
  * cloud workflow's stored node takes them too), steps after a failed one are not run, and
  * ready steps start in queue order while the user has free slots and has not paused the
  * queue. Every write is a conditional transition, so running it twice, or in two processes

@@ -21,7 +21,7 @@ export interface RunDriver {
 }
 
 /**
- * Drives server-side runs (ADR 0008). A worker process advances a user's runs when one of
+ * Drives server-side runs (ADR 0010). A worker process advances a user's runs when one of
  * their jobs ends (job change notices), when a web process asks (a pg-boss message), and in a
  * sweep that also finishes runs a killed process left behind. Advances of one user run one
  * at a time in a process; across processes every transition is conditional and every job

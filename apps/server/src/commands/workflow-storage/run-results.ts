@@ -109,7 +109,7 @@ export async function storeRunResult(
 /**
  * A save's nodes with the run results the saving editor may not have seen merged in: for each
  * node, its latest completed run step whose request id its text does not name. A save never
- * takes back a result a run wrote (the per-node merge of ADR 0008).
+ * takes back a result a run wrote (the per-node merge of ADR 0010).
  */
 export async function withRunResults(
   db: AppDb,
