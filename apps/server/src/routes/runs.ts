@@ -4,6 +4,7 @@ import {
   zRunListQuery,
   zRunMoveRequest,
   zRunRequest,
+  zRunRetryRequest,
 } from "@atelier/core";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
@@ -24,7 +25,6 @@ import { requireSession } from "../http/session.ts";
 import { assertCanRunWorkflow, canControlRun } from "../policy/access.ts";
 
 const zParams = z.object({ id: z.string().min(1).max(200) });
-const zRetry = z.strictObject({ nodes: z.array(z.string().min(1).max(200)).max(1000).optional() });
 const RUN_BODY_LIMIT = 16 * 1024 * 1024;
 
 /** Server-side runs (ADR 0010): start, read, control, and the user's queue. */
@@ -79,7 +79,7 @@ export async function runRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post("/api/runs/:id/retry", async (request, reply) => {
     const user = await requireSession(ctx.auth, request);
     const { id } = zParams.parse(request.params);
-    const { nodes } = zRetry.parse(request.body ?? {});
+    const { nodes } = zRunRetryRequest.parse(request.body ?? {});
     const run = await canControlRun(db, user, id);
     await retryRun(db, run, nodes);
     await kick(user.id);

@@ -140,6 +140,14 @@ export const zRunListResponse = z.object({
   nextCursor: z.string().nullable(),
 });
 
+/** POST /api/runs/:id/retry: only these failed or not-run nodes (and the ones after them). */
+export const zRunRetryRequest = z.strictObject({
+  nodes: z.array(zId).min(1).max(RUN_LIMITS.targetNodes).optional(),
+});
+
+/** POST /api/runs/cancel-all */
+export const zCancelAllRunsResponse = z.object({ cancelled: z.number().int() });
+
 /** POST /api/runs/:id/move: one place up or down the user's queue. */
 export const zRunMoveRequest = z.strictObject({ direction: z.enum(["up", "down"]) });
 
