@@ -5,3 +5,4 @@ export * from "./generate.ts";
 export * from "./media.ts";
 export * from "./queue.ts";
 export * from "./workflows.ts";
+export * from "./tokens.ts";
