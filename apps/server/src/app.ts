@@ -16,6 +16,7 @@ import { generateRoutes } from "./routes/generate.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { mediaRoutes } from "./routes/media.ts";
 import { queueRoutes } from "./routes/queue.ts";
+import { tokenRoutes } from "./routes/tokens.ts";
 import { workflowRoutes } from "./routes/workflows.ts";
 
 export interface AppOptions {
@@ -71,6 +72,7 @@ export async function buildApp(
     await generateRoutes(api, ctx);
     await queueRoutes(api, ctx);
     await callbackRoutes(api, ctx);
+    await tokenRoutes(api, ctx);
   });
 
   const serveShell = Boolean(options.webRoot && existsSync(options.webRoot));

@@ -124,6 +124,9 @@ describe("security: route inventory × callers", () => {
       mediaToDelete: (await media(main)).id,
       job: await job(main),
       jobToCancel: await job(main),
+      tokenToRevoke: (
+        await alice.json<{ id: string }>("POST", "/api/tokens", { name: "To revoke" })
+      ).body.id,
     };
     aliceCookie = alice.cookieHeader();
     bobCookie = bob.cookieHeader();
@@ -249,7 +252,7 @@ describe("security: route inventory × callers", () => {
       { path: "/api/folders", json: { name: "Via token" } },
       { cookie: aliceCookie, origin: foreign, authorization: "Bearer not-a-real-token" },
     );
-    // Tokens do not exist yet: without the cookie the request is simply signed out.
+    // Without the cookie only the token counts, and an unknown token is refused.
     expect(answer.status).toBe(401);
   });
 

@@ -4,5 +4,5 @@ export * from "./folders.ts";
 export * from "./generate.ts";
 export * from "./media.ts";
 export * from "./queue.ts";
-export * from "./workflows.ts";
 export * from "./tokens.ts";
+export * from "./workflows.ts";
