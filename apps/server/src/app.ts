@@ -11,6 +11,7 @@ import { registerSameOriginGuard } from "./http/same-origin.ts";
 import { registerSecurityHeaders } from "./http/security-headers.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { callbackRoutes } from "./routes/callbacks.ts";
+import { docsRoutes } from "./routes/docs.ts";
 import { folderRoutes } from "./routes/folders.ts";
 import { generateRoutes } from "./routes/generate.ts";
 import { healthRoutes } from "./routes/health.ts";
@@ -73,6 +74,7 @@ export async function buildApp(
     await queueRoutes(api, ctx);
     await callbackRoutes(api, ctx);
     await tokenRoutes(api, ctx);
+    await docsRoutes(api, ctx);
   });
 
   const serveShell = Boolean(options.webRoot && existsSync(options.webRoot));

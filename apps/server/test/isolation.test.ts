@@ -209,6 +209,9 @@ function probesFor(ids: {
     "GET /api/media/file/*": [],
     "GET /api/tokens": [{ method: "GET", path: "/api/tokens", expect: [200] }],
     "POST /api/tokens": [],
+    "GET /api/openapi.json": [],
+    "GET /api/docs": [],
+    "GET /api/docs/:file": [],
     "DELETE /api/tokens/:id": [
       { method: "DELETE", path: `/api/tokens/${ids.token}`, expect: [404] },
     ],

@@ -410,4 +410,26 @@ export const INVENTORY: Record<string, Entry> = {
     anonymous: 401,
     probe: (f) => ({ path: `/api/tokens/${f.tokenToRevoke}` }),
   },
+  // The API's description and its reference page (public: nothing of any user's in them).
+  "GET /api/openapi.json": {
+    writes: false,
+    owner: 200,
+    other: 200,
+    anonymous: 200,
+    probe: () => ({ path: "/api/openapi.json" }),
+  },
+  "GET /api/docs": {
+    writes: false,
+    owner: 200,
+    other: 200,
+    anonymous: 200,
+    probe: () => ({ path: "/api/docs" }),
+  },
+  "GET /api/docs/:file": {
+    writes: false,
+    owner: 200,
+    other: 200,
+    anonymous: 200,
+    probe: () => ({ path: "/api/docs/init.js" }),
+  },
 };
