@@ -11,12 +11,14 @@ import { registerSameOriginGuard } from "./http/same-origin.ts";
 import { registerSecurityHeaders } from "./http/security-headers.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { callbackRoutes } from "./routes/callbacks.ts";
+import { docsRoutes } from "./routes/docs.ts";
 import { folderRoutes } from "./routes/folders.ts";
 import { generateRoutes } from "./routes/generate.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { mediaRoutes } from "./routes/media.ts";
 import { queueRoutes } from "./routes/queue.ts";
 import { runRoutes } from "./routes/runs.ts";
+import { tokenRoutes } from "./routes/tokens.ts";
 import { workflowRoutes } from "./routes/workflows.ts";
 
 export interface AppOptions {
@@ -73,6 +75,8 @@ export async function buildApp(
     await queueRoutes(api, ctx);
     await runRoutes(api, ctx);
     await callbackRoutes(api, ctx);
+    await tokenRoutes(api, ctx);
+    await docsRoutes(api, ctx);
   });
 
   const serveShell = Boolean(options.webRoot && existsSync(options.webRoot));

@@ -23,6 +23,7 @@ function probesFor(ids: {
   media: string;
   mediaPath: string;
   job: string;
+  token: string;
 }): Record<string, Probe[]> {
   const fetchQuery = `requestId=${ids.job}&nodeId=n1&workflowId=${ids.workflow}`;
   const token = "ab".repeat(24);
@@ -206,6 +207,14 @@ function probesFor(ids: {
     ],
     "DELETE /api/media/:id": [{ method: "DELETE", path: `/api/media/${ids.media}`, expect: [404] }],
     "GET /api/media/file/*": [],
+    "GET /api/tokens": [{ method: "GET", path: "/api/tokens", expect: [200] }],
+    "POST /api/tokens": [],
+    "GET /api/openapi.json": [],
+    "GET /api/docs": [],
+    "GET /api/docs/:file": [],
+    "DELETE /api/tokens/:id": [
+      { method: "DELETE", path: `/api/tokens/${ids.token}`, expect: [404] },
+    ],
   };
 }
 
@@ -213,7 +222,14 @@ describe("isolation between users (every route)", () => {
   let server: TestServer;
   let alice: TestClient;
   let bob: TestClient;
-  let ids: { workflow: string; folder: string; media: string; mediaPath: string; job: string };
+  let ids: {
+    workflow: string;
+    folder: string;
+    media: string;
+    mediaPath: string;
+    job: string;
+    token: string;
+  };
 
   beforeAll(async () => {
     server = await startTestServer();
@@ -244,7 +260,15 @@ describe("isolation between users (every route)", () => {
       workflowId: workflow,
       inputs: { prompt: "Secret prompt" },
     });
-    ids = { workflow, folder, media: media.id, mediaPath: media.path, job: job.body.requestId };
+    const token = await alice.json<{ id: string }>("POST", "/api/tokens", { name: "Secret" });
+    ids = {
+      workflow,
+      folder,
+      media: media.id,
+      mediaPath: media.path,
+      job: job.body.requestId,
+      token: token.body.id,
+    };
   });
   afterAll(() => server.close());
 

@@ -131,6 +131,9 @@ describe("security: route inventory × callers", () => {
       job: await job(main),
       jobToCancel: await job(main),
       run: await startRun({ alice, workflow: main }),
+      tokenToRevoke: (
+        await alice.json<{ id: string }>("POST", "/api/tokens", { name: "To revoke" })
+      ).body.id,
     };
     aliceCookie = alice.cookieHeader();
     bobCookie = bob.cookieHeader();
@@ -256,7 +259,7 @@ describe("security: route inventory × callers", () => {
       { path: "/api/folders", json: { name: "Via token" } },
       { cookie: aliceCookie, origin: foreign, authorization: "Bearer not-a-real-token" },
     );
-    // Tokens do not exist yet: without the cookie the request is simply signed out.
+    // Without the cookie only the token counts, and an unknown token is refused.
     expect(answer.status).toBe(401);
   });
 

@@ -6,6 +6,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { AppDb } from "../db/client.ts";
 import { account, jobs, session, user, verification, workflowMediaManifest } from "../db/schema.ts";
 import type { Config } from "../env.ts";
+import { ApiTokenUsers } from "./api-token-users.ts";
 import { SessionCache } from "./session-cache.ts";
 
 /** Providers a user may pick, by Better Auth id, with the name users see. */
@@ -28,12 +29,20 @@ export function providerDisplayName(id: string): string {
 }
 
 const sessionCaches = new WeakMap<object, SessionCache>();
+const tokenUsers = new WeakMap<object, ApiTokenUsers>();
 
 /** The validated-session memory of an auth instance (see session-cache.ts). */
 export function sessionCacheOf(auth: Auth): SessionCache {
   const cache = sessionCaches.get(auth);
   if (!cache) throw new Error("This auth instance was not made by createAuth");
   return cache;
+}
+
+/** Who the personal API tokens of an auth instance's database belong to (Bearer requests). */
+export function apiTokenUsersOf(auth: Auth): ApiTokenUsers {
+  const users = tokenUsers.get(auth);
+  if (!users) throw new Error("This auth instance was not made by createAuth");
+  return users;
 }
 
 export function createAuth(config: Config, db: AppDb) {
@@ -120,6 +129,7 @@ export function createAuth(config: Config, db: AppDb) {
     logger: { level: "error" },
   });
   sessionCaches.set(auth, cache);
+  tokenUsers.set(auth, new ApiTokenUsers(db));
   return auth;
 }
 

@@ -2,7 +2,8 @@ import { WORKFLOW_ERRORS } from "@atelier/core";
 import { fromNodeHeaders } from "better-auth/node";
 import type { FastifyRequest } from "fastify";
 import { UnauthenticatedError } from "../domain/errors.ts";
-import { type Auth, sessionCacheOf } from "./auth.ts";
+import { type Auth, apiTokenUsersOf, sessionCacheOf } from "./auth.ts";
+import { bearerTokenOf } from "./bearer.ts";
 import { sessionCookieValue } from "./session-cache.ts";
 import type { SessionUser } from "./session-user.ts";
 
@@ -22,12 +23,15 @@ function sessionCookieName(auth: Auth): Promise<string> {
  * `requireSession` for hot routes (job status polling): any session, anonymous included, or
  * a 401 "Not authenticated" — answered from the short-lived session cache when this cookie
  * was validated lately, else by Better Auth (and then remembered). See session-cache.ts for
- * how sign-out and revocation reach the cache.
+ * how sign-out and revocation reach the cache. A Bearer request is its token's user (never
+ * cached, so a revoked token stops at once) or a 401.
  */
 export async function requireCachedSession(
   auth: Auth,
   request: FastifyRequest,
 ): Promise<SessionUser> {
+  const bearer = bearerTokenOf(request.headers);
+  if (bearer !== undefined) return apiTokenUsersOf(auth).require(bearer);
   const cache = sessionCacheOf(auth);
   const cookie = cache.enabled ? sessionCookieValue(request, await sessionCookieName(auth)) : null;
   if (cookie) {

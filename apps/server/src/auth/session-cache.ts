@@ -103,13 +103,17 @@ interface Entry {
   until: number;
 }
 
-/** The user of the request's session cookie when the cache knows it, else null. */
+/**
+ * The user of the request's session cookie when the cache knows it, else null (always for a
+ * request that sends `Authorization`: see requireCachedSession).
+ */
 export function cachedSessionUser(
   cache: SessionCache,
   request: FastifyRequest,
   cookieName: string,
 ): SessionUser | null {
-  if (!cache.enabled) return null;
+  // A request with an Authorization header is its token's: the slow path reads that.
+  if (!cache.enabled || request.headers.authorization !== undefined) return null;
   const cookie = sessionCookieValue(request, cookieName);
   return cookie ? cache.lookup(cookie) : null;
 }

@@ -5,4 +5,6 @@ export interface SessionUser {
   name: string;
   /** A browser that runs generations before signing up: no cloud workflows or folders. */
   isAnonymous: boolean;
+  /** Authenticated by a personal API token (`Authorization: Bearer`), not a session cookie. */
+  viaToken?: true;
 }

@@ -335,6 +335,32 @@ export const userQueues = pgTable("user_queues", {
   updatedAt: updatedAt(),
 });
 
+/**
+ * Personal API tokens (`Authorization: Bearer …`, headless use). Only the SHA-256 of a
+ * token is kept: a token is 256 random bits, so its hash is looked up directly (no salt or
+ * slow hash needed) and a database leak gives no usable token. `prefix` is the token's
+ * first characters, for recognising it in the list; `last_used_at` is written at most once
+ * a minute per token.
+ */
+export const apiTokens = pgTable(
+  "api_tokens",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    prefix: text("prefix").notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
+  },
+  (table) => [
+    uniqueIndex("api_tokens_hash_idx").on(table.tokenHash),
+    index("api_tokens_user_created_idx").on(table.userId, table.createdAt.desc()),
+  ],
+);
+
 export const schema = {
   user,
   session,
@@ -348,4 +374,5 @@ export const schema = {
   runs,
   runNodes,
   userQueues,
+  apiTokens,
 };

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { hasBearer } from "../auth/bearer.ts";
 
 /** Methods that never change anything here; every other method is a state change. */
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -51,8 +52,7 @@ export function judgeOrigin(
 ): OriginVerdict | "exempt" {
   if (SAFE_METHODS.has(method)) return "allow";
   if (ORIGIN_EXEMPT_PREFIXES.some((prefix) => url.startsWith(prefix))) return "exempt";
-  const authorization = headers.authorization;
-  if (typeof authorization === "string" && /^bearer\s/i.test(authorization)) return "exempt";
+  if (hasBearer(headers)) return "exempt";
   const origin = headers.origin;
   if (typeof origin === "string") {
     const named = normalise(origin);
@@ -79,6 +79,9 @@ export function registerSameOriginGuard(
   );
   const publicOrigin = new URL(options.publicUrl).origin;
   app.addHook("onRequest", (request, reply, done) => {
+    // A Bearer request (reads included) is authenticated by its token alone: a script that
+    // also sends a browser's cookies must not act as that browser's session.
+    if (hasBearer(request.headers)) delete request.headers.cookie;
     const verdict = judgeOrigin(request.method, request.url, request.headers, trusted);
     if (verdict === "allow") return done();
     if (verdict === "exempt") {

@@ -5,7 +5,7 @@
  * is answered like a missing one (404, never 403: no existence leak), with the same
  * messages as the owner-scoped reads. Rules raise domain errors; they never speak HTTP.
  */
-import { WORKFLOW_ERRORS } from "@atelier/core";
+import { API_TOKEN_ERRORS, WORKFLOW_ERRORS } from "@atelier/core";
 import { readAdminFlag } from "../auth/auth.ts";
 import { findJobByCallbackToken, getOwnJob } from "../commands/generation.ts";
 import { getOwnMediaRow, type MediaRow } from "../commands/media-files.ts";
@@ -16,7 +16,7 @@ import {
 } from "../commands/workflow-storage/workflow-rows.ts";
 import type { AppDb } from "../db/client.ts";
 import type { JobRow, RunRow, WorkflowRecord } from "../db/rows.ts";
-import { UnauthenticatedError } from "../domain/errors.ts";
+import { ForbiddenError, UnauthenticatedError } from "../domain/errors.ts";
 import { ANONYMOUS_FOLDER, TEMPORARY_WORKFLOW_ID } from "../storage/media-manifest.ts";
 
 /** The signed-in party a rule is asked about. */
@@ -91,4 +91,12 @@ export function jobForCallback(db: AppDb, provider: string, token: string) {
 /** Whether the user is an admin, read on every call so a demotion takes effect at once. */
 export function isAdmin(db: AppDb, user: Actor): Promise<boolean> {
   return readAdminFlag(db, user.id);
+}
+
+/**
+ * API tokens are managed from a signed-in browser only: a request authenticated by a token
+ * may not create, list or revoke tokens (403), so a leaked token cannot mint more.
+ */
+export function assertCanManageApiTokens(user: Actor & { viaToken?: true }): void {
+  if (user.viaToken) throw new ForbiddenError(API_TOKEN_ERRORS.bearerCannotManage);
 }

@@ -24,6 +24,8 @@ export interface Fixture {
   job: string;
   jobToCancel: string;
   run: string;
+  /** Alice's API token the owner's DELETE revokes. */
+  tokenToRevoke: string;
 }
 
 export interface Probe {
@@ -464,5 +466,50 @@ export const INVENTORY: Record<string, Entry> = {
     other: 200,
     anonymous: 200,
     probe: (f) => ({ path: `/api/media/file/${f.mediaPath}` }),
+  },
+  // Personal API tokens: managed from an account's session only (a Bearer request is 403,
+  // see api-tokens.test.ts); another user's token id is 404.
+  "GET /api/tokens": {
+    writes: false,
+    owner: 200,
+    other: 200,
+    anonymous: 401,
+    probe: () => ({ path: "/api/tokens" }),
+  },
+  "POST /api/tokens": {
+    writes: true,
+    owner: 201,
+    other: 201,
+    anonymous: 401,
+    probe: () => ({ path: "/api/tokens", json: { name: `Token ${unique()}` } }),
+  },
+  "DELETE /api/tokens/:id": {
+    writes: true,
+    owner: 200,
+    other: 404,
+    anonymous: 401,
+    probe: (f) => ({ path: `/api/tokens/${f.tokenToRevoke}` }),
+  },
+  // The API's description and its reference page (public: nothing of any user's in them).
+  "GET /api/openapi.json": {
+    writes: false,
+    owner: 200,
+    other: 200,
+    anonymous: 200,
+    probe: () => ({ path: "/api/openapi.json" }),
+  },
+  "GET /api/docs": {
+    writes: false,
+    owner: 200,
+    other: 200,
+    anonymous: 200,
+    probe: () => ({ path: "/api/docs" }),
+  },
+  "GET /api/docs/:file": {
+    writes: false,
+    owner: 200,
+    other: 200,
+    anonymous: 200,
+    probe: () => ({ path: "/api/docs/init.js" }),
   },
 };

@@ -1,4 +1,6 @@
 import {
+  type ApiToken,
+  type CreateApiTokenResponse,
   type Folder,
   LIMITS,
   type MediaUploadResponse,
@@ -251,6 +253,10 @@ export const api = {
     call<GenerateAnswer>("POST", `/api/generate/${encodeURIComponent(type)}`, body),
   queueStatus: (requestId: string) => call<JobStatus>("POST", "/api/queue/status", { requestId }),
   cancelJob: (requestId: string) => call<JobStatus>("POST", "/api/queue/cancel", { requestId }),
+  /** Personal API tokens (account menu): listed without their text, which only creation shows. */
+  listTokens: () => call<{ tokens: ApiToken[] }>("GET", "/api/tokens"),
+  createToken: (name: string) => call<CreateApiTokenResponse>("POST", "/api/tokens", { name }),
+  revokeToken: (id: string) => call("DELETE", `/api/tokens/${encodeURIComponent(id)}`),
   /** The user's jobs, newest first (100), optionally of one workflow. */
   listJobs: (workflowId?: string | null) =>
     call<{ jobs: JobStatus[] }>(

@@ -17,3 +17,6 @@ export type HealthResponse = z.infer<typeof zHealthResponse>;
 /** GET /api/auth/admin-status */
 export const zAdminStatusResponse = z.object({ isAdmin: z.boolean() });
 export type AdminStatusResponse = z.infer<typeof zAdminStatusResponse>;
+
+/** DELETE answers and other acknowledgements. */
+export const zSuccessResponse = z.object({ success: z.literal(true) });

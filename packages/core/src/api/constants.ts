@@ -56,3 +56,23 @@ export const MEDIA_ERRORS = {
 
 /** The workflow id of a browser's unsaved workflow: uploads and results for it go here. */
 export const TEMPORARY_WORKFLOW_ID = "temporary";
+
+/** Personal API tokens (headless use): how many and how long their names may be. */
+export const API_TOKEN_LIMITS = {
+  nameMaxLength: 100,
+  perUser: 50,
+} as const;
+
+export const API_TOKEN_ERRORS = {
+  nameRequired: "Token name is required",
+  nameTooLong: `Token name must be at most ${API_TOKEN_LIMITS.nameMaxLength} characters`,
+  tooMany: `You already have ${API_TOKEN_LIMITS.perUser} API tokens, the most allowed. Revoke one you no longer use, then create another.`,
+  notFound: "Token not found",
+  /** A leaked token must not be able to mint more tokens or revoke the owner's. */
+  bearerCannotManage:
+    "API tokens cannot be managed with an API token. Sign in to Atelier in a browser to create or revoke tokens.",
+  accountRequired: "Sign in with an account to create API tokens",
+} as const;
+
+/** Shown once, beside the new token's text. */
+export const API_TOKEN_SHOWN_ONCE = "Copy this token now. You won't see it again.";

@@ -5,4 +5,5 @@ export * from "./generate.ts";
 export * from "./media.ts";
 export * from "./queue.ts";
 export * from "./runs.ts";
+export * from "./tokens.ts";
 export * from "./workflows.ts";

@@ -1,3 +1,4 @@
+export * from "./api-token.ts";
 export * from "./connection.ts";
 export * from "./folder.ts";
 export * from "./media-input.ts";

@@ -21,6 +21,9 @@ import { warmUp } from "./warm-up.ts";
 const Library = lazy(() =>
   import("../library/Library.tsx").then((module) => ({ default: module.Library })),
 );
+const ApiTokensDialog = lazy(() =>
+  import("../account/ApiTokensDialog.tsx").then((module) => ({ default: module.ApiTokensDialog })),
+);
 const SignInDialog = lazy(() =>
   import("../library/SignInDialog.tsx").then((module) => ({ default: module.SignInDialog })),
 );
@@ -54,7 +57,9 @@ function Workspace() {
   const store = useDocumentStore();
   const flow = useReactFlow();
   const persistence = usePersistence();
-  const [panel, setPanel] = useState<"preferences" | "shortcuts" | "sign-in" | null>(null);
+  const [panel, setPanel] = useState<"preferences" | "shortcuts" | "sign-in" | "api-tokens" | null>(
+    null,
+  );
   const [tab, setTab] = useState<"nodes" | "library">("nodes");
   const hasConflict = useWorkspace((state) => state.conflict !== null);
   const hasRuns = useHasRuns();
@@ -117,6 +122,7 @@ function Workspace() {
   return (
     <div className="app-shell">
       <TopBar
+        onApiTokens={() => setPanel("api-tokens")}
         onPreferences={() => setPanel("preferences")}
         onShortcuts={() => setPanel("shortcuts")}
         onSignIn={() => setPanel("sign-in")}
@@ -159,6 +165,7 @@ function Workspace() {
         {panel === "preferences" ? <PreferencesPanel onClose={() => setPanel(null)} /> : null}
         {panel === "shortcuts" ? <ShortcutSheet onClose={() => setPanel(null)} /> : null}
         {panel === "sign-in" ? <SignInDialog onClose={() => setPanel(null)} /> : null}
+        {panel === "api-tokens" ? <ApiTokensDialog onClose={() => setPanel(null)} /> : null}
       </Suspense>
       {hasConflict ? (
         <Suspense fallback={null}>

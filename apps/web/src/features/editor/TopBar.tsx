@@ -1,5 +1,6 @@
 import { memo, useRef } from "react";
 import { notify } from "../../ui/notify.ts";
+import { UserMenu } from "../account/UserMenu.tsx";
 import { useDocument } from "../document/context.tsx";
 import { usePersistence } from "../persistence/context.tsx";
 import { SaveStatus } from "../persistence/SaveStatus.tsx";
@@ -8,13 +9,19 @@ import { signOut } from "../workspace/session-actions.ts";
 import { useWorkspace } from "../workspace/store.ts";
 
 interface Props {
+  onApiTokens(): void;
   onPreferences(): void;
   onShortcuts(): void;
   onSignIn(): void;
 }
 
 /** Name, save state, undo/redo, files, account (UX.md top bar). */
-export const TopBar = memo(function TopBar({ onPreferences, onShortcuts, onSignIn }: Props) {
+export const TopBar = memo(function TopBar({
+  onApiTokens,
+  onPreferences,
+  onShortcuts,
+  onSignIn,
+}: Props) {
   const canUndo = useDocument((state) => state.past.length > 0);
   const canRedo = useDocument((state) => state.future.length > 0);
   const undo = useDocument((state) => state.undo);
@@ -101,13 +108,12 @@ export const TopBar = memo(function TopBar({ onPreferences, onShortcuts, onSignI
           Preferences
         </button>
         {user ? (
-          <button
-            type="button"
-            title={isAdmin ? `${user.email} (admin)` : user.email}
-            onClick={() => void signOut()}
-          >
-            Sign out
-          </button>
+          <UserMenu
+            email={user.email}
+            isAdmin={isAdmin}
+            onApiTokens={onApiTokens}
+            onSignOut={() => void signOut()}
+          />
         ) : (
           <button type="button" onClick={onSignIn}>
             Sign in

@@ -1,0 +1,137 @@
+import {
+  zActiveRunsResponse,
+  zAdminStatusResponse,
+  zApiTokenListResponse,
+  zApiTokenParams,
+  zCancelAllRunsResponse,
+  zCommitSaveRequest,
+  zCopyWorkflowsResponse,
+  zCreateApiTokenRequest,
+  zCreateApiTokenResponse,
+  zCreateFolderRequest,
+  zCreateWorkflowRequest,
+  zDeltaSaveRequest,
+  zFolderListResponse,
+  zFolderResponse,
+  zForkRequest,
+  zForkResponse,
+  zGenerateRequest,
+  zGenerateResponse,
+  zHealthResponse,
+  zLumaCallbackQuery,
+  zLumaReframeQuery,
+  zLumaReframeResponse,
+  zMediaUploadFields,
+  zMediaUploadResponse,
+  zMoveWorkflowsResponse,
+  zQueueState,
+  zQueueStatusRequest,
+  zQueueStatusResponse,
+  zResultFetchQuery,
+  zRunListQuery,
+  zRunListResponse,
+  zRunMoveRequest,
+  zRunRequest,
+  zRunResponse,
+  zRunRetryRequest,
+  zSaveBatchRequest,
+  zSaveWorkflowRequest,
+  zSuccessResponse,
+  zUpdateFolderRequest,
+  zVideoResultResponse,
+  zWorkflowChangedEvent,
+  zWorkflowIdsRequest,
+  zWorkflowListQuery,
+  zWorkflowListResponse,
+  zWorkflowResponse,
+  zWorkflowSaveResponse,
+} from "@atelier/core";
+import { z } from "zod";
+import { type ApiRoute, routesOf } from "./route-spec.ts";
+
+/**
+ * Every /api route, one row each: GET /api/openapi.json is generated from this table at
+ * start-up (document.ts), and a test fails when a registered route has no row. Adding a
+ * route = one row here, with core's DTOs for its body, query and answer.
+ */
+const health = routesOf("Health");
+const auth = routesOf("Auth");
+const tokens = routesOf("API tokens");
+const folders = routesOf("Folders");
+const workflows = routesOf("Workflows");
+const generate = routesOf("Generation");
+const queue = routesOf("Queue");
+const runs = routesOf("Runs");
+const media = routesOf("Media");
+const docs = routesOf("Documentation");
+
+const BETTER_AUTH =
+  "Better Auth's endpoint, see its documentation (https://www.better-auth.com/docs).";
+const zRequestId = z.object({ requestId: z.string().min(1).max(200) });
+
+// biome-ignore format: one row per route, so adding a route is one line
+export const API_ROUTES: readonly ApiRoute[] = [
+  health("GET /api/health", "Health of the database, job queue and storage (503 when one is down)", "public", { response: zHealthResponse }),
+
+  auth("GET /api/auth/admin-status", "Whether the signed-in user is an admin", "account", { response: zAdminStatusResponse }),
+  auth("GET /api/auth/providers", "The sign-in providers configured here", "public"),
+  auth("POST /api/auth/sign-in/*", "Sign in (email, anonymous, social)", "public", { docPath: "/api/auth/sign-in/{method}", description: BETTER_AUTH }),
+  auth("POST /api/auth/sign-up/*", "Create an account", "public", { docPath: "/api/auth/sign-up/{method}", description: BETTER_AUTH }),
+  auth("GET /api/auth/*", "Better Auth's other reads (get-session, OAuth callbacks)", "public", { docPath: "/api/auth/{endpoint}", description: BETTER_AUTH }),
+  auth("POST /api/auth/*", "Better Auth's other actions (sign-out, update-user…)", "public", { docPath: "/api/auth/{endpoint}", description: `${BETTER_AUTH} They take the session cookie only, never an API token.` }),
+
+  tokens("GET /api/tokens", "List your API tokens (never their text)", "browser", { response: zApiTokenListResponse }),
+  tokens("POST /api/tokens", "Create an API token: its text is in this answer only", "browser", { body: zCreateApiTokenRequest, status: 201, response: zCreateApiTokenResponse }),
+  tokens("DELETE /api/tokens/:id", "Revoke an API token", "browser", { params: zApiTokenParams, response: zSuccessResponse }),
+
+  folders("GET /api/folders", "List folders", "account", { response: zFolderListResponse }),
+  folders("POST /api/folders", "Create a folder", "account", { body: zCreateFolderRequest, status: 201, response: zFolderResponse }),
+  folders("PATCH /api/folders/:id", "Rename a folder", "account", { body: zUpdateFolderRequest, response: zFolderResponse }),
+  folders("DELETE /api/folders/:id", "Delete a folder (its workflows stay, unfiled)", "account", { response: zSuccessResponse }),
+  folders("PUT /api/folders/:id/workflows", 'Move workflows into a folder (or "unfiled")', "account", { body: zWorkflowIdsRequest, response: zMoveWorkflowsResponse }),
+  folders("POST /api/folders/:id/workflows", 'Copy workflows into a folder (or "unfiled")', "account", { body: zWorkflowIdsRequest, status: 201, response: zCopyWorkflowsResponse }),
+
+  workflows("GET /api/workflows", "List workflows", "account", { query: zWorkflowListQuery, response: zWorkflowListResponse }),
+  workflows("POST /api/workflows", "Create a workflow", "account", { body: zCreateWorkflowRequest, status: 201, response: zWorkflowResponse }),
+  workflows("GET /api/workflows/:id", "Open a workflow", "account", { response: zWorkflowResponse }),
+  workflows("PUT /api/workflows/:id", "Save a workflow whole (409 when it changed since basedOn)", "account", { body: zSaveWorkflowRequest, response: zWorkflowSaveResponse }),
+  workflows("PATCH /api/workflows/:id", "Save the nodes that changed (delta save)", "account", { body: zDeltaSaveRequest, response: zWorkflowSaveResponse }),
+  workflows("DELETE /api/workflows/:id", "Delete a workflow and its media", "account", { response: zSuccessResponse }),
+  workflows("PUT /api/workflows/:id/saves/:saveId/batches/:index", "Stage one node batch of a large save", "account", { body: zSaveBatchRequest }),
+  workflows("POST /api/workflows/:id/saves/:saveId/commit", "Commit a staged save", "account", { body: zCommitSaveRequest, response: zWorkflowSaveResponse }),
+  workflows("DELETE /api/workflows/:id/saves/:saveId", "Drop a staged save", "account", { response: zSuccessResponse }),
+  workflows("POST /api/workflows/fork", "Fork a workflow", "account", { body: zForkRequest, status: 201, response: zForkResponse }),
+  workflows("GET /api/workflows/:id/events", "Follow a workflow's changes (server-sent events)", "account", { stream: zWorkflowChangedEvent }),
+
+  generate("POST /api/generate/:model", "Start a run of one node (or check a run's status)", "session", { body: zGenerateRequest, status: 202, response: zGenerateResponse }),
+  generate("GET /api/generate/:model", "A finished run's result", "session", { query: zResultFetchQuery }),
+  generate("GET /api/utilities/video-upscale", "A video upscale's result", "session", { query: zResultFetchQuery, response: zVideoResultResponse }),
+  generate("GET /api/utilities/luma-reframe", "A Luma reframe's status and result", "session", { query: zLumaReframeQuery, response: zLumaReframeResponse }),
+  generate("GET /api/callbacks/luma", "A Luma generation's status", "session", { query: zLumaCallbackQuery }),
+  generate("POST /api/callbacks/fal/:token", "fal's webhook (signed by fal)", "provider"),
+  generate("POST /api/callbacks/luma/:token", "Luma's callback (addressed by an unguessable token)", "provider"),
+
+  queue("POST /api/queue/status", "A job's status (SPEC §7's poll)", "session", { body: zQueueStatusRequest, response: zQueueStatusResponse }),
+  queue("POST /api/queue/cancel", "Cancel a job", "session", { body: zRequestId, response: zQueueStatusResponse }),
+  queue("GET /api/queue/jobs", "Your unfinished and latest jobs", "session", { query: z.object({ workflowId: z.string().max(200).optional() }) }),
+  queue("GET /api/queue/events", "Follow your jobs (server-sent events)", "session", { stream: zQueueStatusResponse }),
+
+  runs("POST /api/runs", "Run a workflow on the server: all, up to a node, or a list of nodes, with parameter overrides", "session", { body: zRunRequest, status: 202, response: zRunResponse }),
+  runs("GET /api/runs", "Your queue: active runs in order, and whether it is paused", "session", { response: zActiveRunsResponse }),
+  runs("GET /api/runs/:id", "A run: each node's status, progress, timings, outputs and errors", "session", { response: zRunResponse }),
+  runs("POST /api/runs/:id/cancel", "Cancel a run (running nodes' jobs too)", "session", { response: zRunResponse }),
+  runs("POST /api/runs/:id/retry", "Run a failed or cancelled run's failed and not-run nodes again", "session", { body: zRunRetryRequest, status: 202, response: zRunResponse }),
+  runs("POST /api/runs/:id/move", "Move a run one place up or down your queue", "session", { body: zRunMoveRequest, response: zActiveRunsResponse }),
+  runs("POST /api/runs/cancel-all", "Cancel every active run of yours", "session", { response: zCancelAllRunsResponse }),
+  runs("PUT /api/queue/state", "Pause or resume your queue (running nodes finish)", "session", { body: zQueueState, response: zQueueState }),
+  runs("GET /api/workflows/:id/runs", "A workflow's runs, newest first (paginated by nextCursor)", "session", { query: zRunListQuery, response: zRunListResponse }),
+
+  media("POST /api/media", "Upload a file (signed out: to the temporary workflow only)", "optional", { multipart: zMediaUploadFields, status: 201, response: zMediaUploadResponse }),
+  media("GET /api/media", "A workflow's media", "account", { query: z.object({ workflowId: z.string().min(1) }) }),
+  media("DELETE /api/media/:id", "Delete an uploaded file", "account", { response: zSuccessResponse }),
+  media("GET /api/media/file/*", "A stored file, by its unguessable path", "public", { docPath: "/api/media/file/{path}", produces: "application/octet-stream" }),
+
+  docs("GET /api/openapi.json", "This document", "public"),
+  docs("GET /api/docs", "The API reference page", "public", { produces: "text/html" }),
+  docs("GET /api/docs/:file", "The reference page's scripts and styles", "public", { produces: "text/javascript" }),
+];
