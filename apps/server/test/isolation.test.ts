@@ -24,6 +24,7 @@ function probesFor(ids: {
   mediaPath: string;
   job: string;
   token: string;
+  run: string;
 }): Record<string, Probe[]> {
   const fetchQuery = `requestId=${ids.job}&nodeId=n1&workflowId=${ids.workflow}`;
   const token = "ab".repeat(24);
@@ -207,6 +208,35 @@ function probesFor(ids: {
     ],
     "DELETE /api/media/:id": [{ method: "DELETE", path: `/api/media/${ids.media}`, expect: [404] }],
     "GET /api/media/file/*": [],
+    // Runs: Bob's own queue answers, Alice's runs and her workflow's runs are 404.
+    "POST /api/runs": [
+      { method: "POST", path: "/api/runs", body: { workflowId: ids.workflow }, expect: [404] },
+    ],
+    "GET /api/runs": [{ method: "GET", path: "/api/runs", expect: [200] }],
+    "GET /api/runs/:id": [{ method: "GET", path: `/api/runs/${ids.run}`, expect: [404] }],
+    "POST /api/runs/:id/cancel": [
+      { method: "POST", path: `/api/runs/${ids.run}/cancel`, body: {}, expect: [404] },
+    ],
+    "POST /api/runs/:id/retry": [
+      { method: "POST", path: `/api/runs/${ids.run}/retry`, body: {}, expect: [404] },
+    ],
+    "POST /api/runs/:id/move": [
+      {
+        method: "POST",
+        path: `/api/runs/${ids.run}/move`,
+        body: { direction: "up" },
+        expect: [404],
+      },
+    ],
+    "POST /api/runs/cancel-all": [
+      { method: "POST", path: "/api/runs/cancel-all", body: {}, expect: [200] },
+    ],
+    "PUT /api/queue/state": [
+      { method: "PUT", path: "/api/queue/state", body: { paused: false }, expect: [200] },
+    ],
+    "GET /api/workflows/:id/runs": [
+      { method: "GET", path: `/api/workflows/${ids.workflow}/runs`, expect: [404] },
+    ],
     "GET /api/tokens": [{ method: "GET", path: "/api/tokens", expect: [200] }],
     "POST /api/tokens": [],
     "GET /api/openapi.json": [],
@@ -229,6 +259,7 @@ describe("isolation between users (every route)", () => {
     mediaPath: string;
     job: string;
     token: string;
+    run: string;
   };
 
   beforeAll(async () => {
@@ -261,6 +292,9 @@ describe("isolation between users (every route)", () => {
       inputs: { prompt: "Secret prompt" },
     });
     const token = await alice.json<{ id: string }>("POST", "/api/tokens", { name: "Secret" });
+    const run = await alice.json<{ run: { id: string } }>("POST", "/api/runs", {
+      workflowId: workflow,
+    });
     ids = {
       workflow,
       folder,
@@ -268,6 +302,7 @@ describe("isolation between users (every route)", () => {
       mediaPath: media.path,
       job: job.body.requestId,
       token: token.body.id,
+      run: run.body.run.id,
     };
   });
   afterAll(() => server.close());
@@ -304,8 +339,13 @@ describe("isolation between users (every route)", () => {
         }
         if (result.status === 200 && probe.path.startsWith("/api/queue/jobs"))
           expect(result.body).toEqual({ jobs: [] });
+        if (result.status === 200 && probe.method === "GET" && probe.path === "/api/runs")
+          expect(result.body).toEqual({ paused: false, runs: [] });
       }
     }
+    // Bob's "cancel all" left Alice's run alone.
+    const run = await alice.json<{ run: { status: string } }>("GET", `/api/runs/${ids.run}`);
+    expect(run.body.run.status).toBe("queued");
     // Alice still has everything, unchanged; her job was not cancelled.
     const job = await alice.json<{ status: string }>("POST", "/api/queue/status", {
       requestId: ids.job,
