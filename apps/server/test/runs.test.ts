@@ -1,4 +1,4 @@
-import type { RunView } from "@atelier/core";
+import { type RunNode, type RunView, runSignatureOf } from "@atelier/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestClient } from "./helpers/client.ts";
 import { chainGraph, chainWorkflow, waitForRun } from "./helpers/runs.ts";
@@ -114,6 +114,34 @@ describe("runs on the server", () => {
     );
     expect(older.body.runs.map((entry) => entry.id)).toEqual([run.id]);
     expect(older.body.nextCursor).toBeNull();
+  });
+
+  it("keeps a device-only node's result when nothing changed, whatever order its keys are in", async () => {
+    const graph = chainGraph();
+    const image = graph.nodes[1] as { data: { inputValues: Record<string, { value: unknown }> } };
+    // jsonb stores keys sorted its own way: the signature must not depend on their order.
+    image.data.inputValues = {
+      numImages: { value: 1 },
+      model: { value: "v1.1" },
+      seed: { value: null },
+    };
+    const first = await client.json<RunAnswer>("POST", "/api/runs", {
+      graph,
+      target: { upTo: "image" },
+    });
+    const done = await waitForRun(client, first.body.run.id);
+    // What the editor holds afterwards: the result, and the signature it computes itself.
+    const nodes = graph.nodes.map((node) => ({ ...node, data: { ...node.data } })) as RunNode[];
+    const step = done.nodes[0];
+    const own = nodes.find((node) => node.id === "image") as RunNode;
+    own.data = { ...own.data, status: "complete", outputs: step?.outputs ?? {} };
+    own.data.runSignature = runSignatureOf(nodes, graph.edges, "image");
+    const again = await client.json<RunAnswer>("POST", "/api/runs", {
+      graph: { nodes, edges: graph.edges },
+      target: { upTo: "image" },
+    });
+    const second = await waitForRun(client, again.body.run.id);
+    expect(second.nodes[0]).toMatchObject({ status: "skipped", requestId: null });
   });
 
   it("refuses bad requests with core's message, and starts nothing", async () => {

@@ -59,29 +59,41 @@ test.describe("running generations (offline local provider)", () => {
       .first()
       .getAttribute("src");
 
-    // Nothing changed: both keep their results and say so.
-    const sent: string[] = [];
-    page.on("request", (request) => {
-      if (request.url().includes("/api/generate/")) sent.push(request.url());
-    });
-    await page.getByRole("button", { name: "Run all" }).click();
+    // Nothing changed: both keep their results and say so. Runs go to the server (ADR 0010).
+    const runAll = async () => {
+      const answer = page.waitForResponse(
+        (response) =>
+          response.url().endsWith("/api/runs") && response.request().method() === "POST",
+      );
+      await page.getByRole("button", { name: "Run all" }).click();
+      return ((await (await answer).json()) as { run: { id: string } }).run.id;
+    };
+    const stepsOf = async (runId: string) => {
+      const answer = await page.request.get(`/api/runs/${runId}`);
+      const { run } = (await answer.json()) as {
+        run: { nodes: { id: string; status: string }[] };
+      };
+      return Object.fromEntries(run.nodes.map((node) => [node.id, node.status]));
+    };
+    const unchanged = await runAll();
     for (const id of [image, video])
       await expect(
         canvas.node(id).getByText("Unchanged since its last run: kept its result"),
       ).toBeVisible();
-    expect(sent).toEqual([]);
+    expect(await stepsOf(unchanged)).toEqual({ [image]: "skipped", [video]: "skipped" });
 
     // A new prompt: both run again.
     await prompt.fill("a lighthouse in a storm");
-    await page.getByRole("button", { name: "Run all" }).click();
+    const edited = await runAll();
     await expect
       .poll(() => canvas.node(image).locator(".node-output img").first().getAttribute("src"), {
         timeout: 30_000,
       })
       .not.toBe(firstImage);
     await done(video);
-    expect(sent.filter((url) => url.endsWith("/api/generate/flux-pro"))).toHaveLength(1);
-    expect(sent.filter((url) => url.endsWith("/api/generate/runway-video"))).toHaveLength(1);
+    await expect
+      .poll(() => stepsOf(edited))
+      .toEqual({ [image]: "completed", [video]: "completed" });
     await expect(canvas.node(video).getByText("Unchanged since its last run")).toHaveCount(0);
     // The node keeps its earlier result: stepping back shows it again.
     const results = canvas.node(image).getByRole("navigation", { name: "Results" });

@@ -149,9 +149,23 @@ export function gatherInputs(
   return result;
 }
 
+/** JSON with every object's keys sorted: the same value gives the same text, whatever
+ * order its keys were written in (PostgreSQL's jsonb, for one, reorders them). */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    item && typeof item === "object" && !Array.isArray(item)
+      ? Object.fromEntries(
+          Object.entries(item as Record<string, unknown>).sort(([a], [b]) =>
+            a < b ? -1 : a > b ? 1 : 0,
+          ),
+        )
+      : item,
+  );
+}
+
 /**
  * What a node's run is made from — its model, gathered inputs and parameters — as one
- * string: a node whose last successful run had the same signature keeps its result.
+ * canonical string: a node whose last successful run had the same signature keeps its result.
  */
 export function runSignatureOf(
   nodes: readonly RunNode[],
@@ -160,5 +174,5 @@ export function runSignatureOf(
 ): string {
   const node = nodes.find((candidate) => candidate.id === nodeId);
   const { inputs, params } = gatherInputs(nodes, edges, nodeId);
-  return JSON.stringify([node?.type, inputs, params]);
+  return canonicalJson([node?.type, inputs, params]);
 }

@@ -4,6 +4,7 @@ import {
   parseAutomationItemId,
   RUN_MESSAGES,
   TERMINAL_QUEUE_STATUSES,
+  upstreamOf,
 } from "@atelier/core";
 import { ApiError, type api, type JobStatus } from "../../services/api.ts";
 import { notify } from "../../ui/notify.ts";
@@ -16,10 +17,11 @@ import type { HistoryEntry } from "./ResultHistory.tsx";
 import { type GraphRun, runGraph, runSignature } from "./run-graph.ts";
 import { isRunnable } from "./runnable.ts";
 import { isActive, type RunsStore, runsStore } from "./runs-store.ts";
+import { createServerRuns, type ServerRunStart } from "./server-runs.ts";
 
 export interface RunnerDeps {
   api: Pick<typeof api, "generate" | "queueStatus" | "cancelJob" | "listJobs"> &
-    Partial<Pick<typeof api, "ensureSession">>;
+    Partial<Pick<typeof api, "ensureSession" | "startRun" | "getRun" | "queue" | "cancelRun">>;
   /** Default: the tab's `runsStore`. */
   runs?: RunsStore;
   /** The workflow runs are stored under; default: the open cloud workflow's id, else null. */
@@ -44,8 +46,11 @@ export interface Runner {
    */
   resume(workflowId: string | null): Promise<void>;
   isRunnable(type: string | undefined): boolean;
-  /** "Run all" (target null) or "Run to here": dependency order, unchanged nodes skipped. */
-  runGraph(target: string | null): Promise<GraphRun>;
+  /**
+   * "Run all" (target null) or "Run to here": a run on the server (ADR 0010), followed
+   * here; a graph with an image automation in it is still sequenced by the tab.
+   */
+  runGraph(target: string | null): Promise<GraphRun | ServerRunStart>;
   /** Closes the job stream. */
   dispose(): void;
 }
@@ -134,6 +139,19 @@ export function createRunner(documents: DocumentStore, deps: RunnerDeps): Runner
     if (!automation?.applyEnd(failed as JobStatus))
       write(entry.nodeId, { status: "error", error: message });
   };
+
+  const { startRun, getRun, queue, cancelRun } = deps.api;
+  const server =
+    startRun && getRun && queue && cancelRun
+      ? createServerRuns(documents, {
+          api: { ...deps.api, startRun, getRun, queue, cancelRun },
+          runs,
+          write,
+          showError,
+          ...(deps.onComplete ? { onComplete: deps.onComplete } : {}),
+          ...(deps.stream?.openEvents !== undefined ? { openEvents: deps.stream.openEvents } : {}),
+        })
+      : null;
 
   const stream = createJobStream(
     { onJob, onTimeout },
@@ -237,6 +255,7 @@ export function createRunner(documents: DocumentStore, deps: RunnerDeps): Runner
       }
       const entry = runs.getState().runs[nodeId];
       if (!entry || !isActive(entry)) return;
+      if (entry.runId && server) return server.cancel(entry.runId);
       try {
         const job = await deps.api.cancelJob(entry.requestId);
         stream.untrack(entry.requestId);
@@ -291,11 +310,17 @@ export function createRunner(documents: DocumentStore, deps: RunnerDeps): Runner
           else write(node.id, { status: "idle" });
         }
       }
+      // Server-side runs of this workflow still under way (ADR 0010).
+      if (resumeOf === resumes) await server?.resume(id);
     },
 
     isRunnable,
 
     async runGraph(target) {
+      const { nodes, edges } = documents.getState();
+      const scope = target ? [...upstreamOf(target, edges), target] : nodes.map((node) => node.id);
+      const automated = scope.some((id) => nodeOf(id)?.type === "image-automation");
+      if (server && !automated) return server.start(target);
       const result = await runGraph(
         documents,
         (nodeId) => this.run(nodeId),
@@ -309,6 +334,9 @@ export function createRunner(documents: DocumentStore, deps: RunnerDeps): Runner
       return result;
     },
 
-    dispose: () => stream.close(),
+    dispose: () => {
+      stream.close();
+      server?.dispose();
+    },
   };
 }

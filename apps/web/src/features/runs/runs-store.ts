@@ -9,6 +9,8 @@ export interface RunEntry extends NodeQueueStatus {
   model: string;
   /** The provider's error text, SPEC's timeout message, or null. */
   error: string | null;
+  /** The server-side run this node is a step of (its Cancel cancels the run). */
+  runId?: string;
 }
 
 export interface RunsState {
