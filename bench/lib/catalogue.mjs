@@ -29,6 +29,11 @@ export const CATALOGUE = {
     ["Q2/polling", "provider status requests per 60 s job, polling", "≤ 8"],
   ],
   Q3: [["Q3", "browser requests/min, idle tab, 20 running nodes", "≤ 4"]],
+  R1: [
+    ["R1/pglite", "orchestration per node, 100-step run of instant jobs (PGlite)", "≤ 20"],
+    ["R1/postgres", "orchestration per node, 100-step run of instant jobs (PostgreSQL)", "≤ 20"],
+  ],
+  R2: [["R2", "status p99 while 50 users run 10-step workflows ÷ idle", "≤ 1.5"]],
   F1: [["F1", "initial JS of the editor, gzipped", "≤ 160"]],
 };
 

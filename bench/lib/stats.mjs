@@ -28,7 +28,7 @@ export function summarize(values) {
     min: round(Math.min(...clean)),
     max: round(Math.max(...clean)),
     spread: mid ? round((p75 - p25) / Math.abs(mid)) : 0,
-    values: clean.map(round),
+    values: clean.map((value) => round(value)),
   };
 }
 

@@ -116,10 +116,16 @@ export async function createEngine(deps: {
     log: deps.log,
   };
   let sweeper: ReturnType<typeof setInterval> | null = null;
+  /** This process's step workers: a new job wakes them rather than waiting for their poll. */
+  const workers: string[] = [];
 
   const engine: GenerationEngine = {
     async start(job) {
-      if (job.runner) await schedule(job.id, job.runner, 0);
+      if (!job.runner) return;
+      await schedule(job.id, job.runner, 0);
+      // Workers here fetch every 0.5 s; one that is asleep picks the job up now (a run's
+      // next step would otherwise wait for the poll: 0.5 s a step, ADR 0010).
+      for (const id of workers) boss.notifyWorker(id);
     },
     async nudge(jobId) {
       const [job] = await db
@@ -138,7 +144,7 @@ export async function createEngine(deps: {
           await drive(message.data.jobId, message.data.token, message.data.hint === true);
       };
       for (let worker = 0; worker < concurrency; worker++)
-        await boss.work<StepMessage>(GENERATION_QUEUE, { batchSize: 1 }, handler);
+        workers.push(await boss.work<StepMessage>(GENERATION_QUEUE, { batchSize: 1 }, handler));
       // The embedded shape is one process: every unfinished job is ours to resume right away.
       await engine.sweep(resumeAll ? 0 : deps.staleAfterMs);
       sweeper = setInterval(() => {
@@ -171,6 +177,7 @@ export async function createEngine(deps: {
       return taken;
     },
     async stop() {
+      workers.length = 0;
       if (sweeper) clearInterval(sweeper);
       sweeper = null;
     },
