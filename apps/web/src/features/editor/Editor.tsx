@@ -12,6 +12,8 @@ import { LoadProgress } from "../persistence/LoadProgress.tsx";
 import { createPersistence } from "../persistence/persistence.ts";
 import { RunnerProvider } from "../runs/context.tsx";
 import { createLazyRunner } from "../runs/lazy-runner.ts";
+import { queueActions } from "../runs/queue-actions.ts";
+import { useServerQueue } from "../runs/queue-store.ts";
 import { useHasRuns } from "../runs/runs-store.ts";
 import { useWorkspace } from "../workspace/store.ts";
 import { TopBar } from "./TopBar.tsx";
@@ -23,6 +25,9 @@ const Library = lazy(() =>
 );
 const ApiTokensDialog = lazy(() =>
   import("../account/ApiTokensDialog.tsx").then((module) => ({ default: module.ApiTokensDialog })),
+);
+const RunHistory = lazy(() =>
+  import("../runs/RunHistory.tsx").then((module) => ({ default: module.RunHistory })),
 );
 const SignInDialog = lazy(() =>
   import("../library/SignInDialog.tsx").then((module) => ({ default: module.SignInDialog })),
@@ -57,12 +62,16 @@ function Workspace() {
   const store = useDocumentStore();
   const flow = useReactFlow();
   const persistence = usePersistence();
-  const [panel, setPanel] = useState<"preferences" | "shortcuts" | "sign-in" | "api-tokens" | null>(
-    null,
+  const [panel, setPanel] = useState<
+    "preferences" | "shortcuts" | "sign-in" | "api-tokens" | "run-history" | null
+  >(null);
+  const serverQueued = useServerQueue((state) => state.paused || state.runs.length > 0);
+  const cloudWorkflow = useWorkspace((state) =>
+    state.location === "cloud" ? state.workflowId : null,
   );
   const [tab, setTab] = useState<"nodes" | "library">("nodes");
   const hasConflict = useWorkspace((state) => state.conflict !== null);
-  const hasRuns = useHasRuns();
+  const hasRuns = useHasRuns() || serverQueued;
 
   // Once per editor: who is signed in, then a fixture or the last session's work.
   const started = useRef(false);
@@ -123,6 +132,7 @@ function Workspace() {
     <div className="app-shell">
       <TopBar
         onApiTokens={() => setPanel("api-tokens")}
+        onRunHistory={() => setPanel("run-history")}
         onPreferences={() => setPanel("preferences")}
         onShortcuts={() => setPanel("shortcuts")}
         onSignIn={() => setPanel("sign-in")}
@@ -166,6 +176,9 @@ function Workspace() {
         {panel === "shortcuts" ? <ShortcutSheet onClose={() => setPanel(null)} /> : null}
         {panel === "sign-in" ? <SignInDialog onClose={() => setPanel(null)} /> : null}
         {panel === "api-tokens" ? <ApiTokensDialog onClose={() => setPanel(null)} /> : null}
+        {panel === "run-history" && cloudWorkflow ? (
+          <RunHistory workflowId={cloudWorkflow} onClose={() => setPanel(null)} />
+        ) : null}
       </Suspense>
       {hasConflict ? (
         <Suspense fallback={null}>
@@ -184,6 +197,7 @@ export function Editor() {
   const runner = useMemo(
     () =>
       createLazyRunner(store, {
+        onRunChange: () => void queueActions.refresh(),
         // SPEC §9: a finished video or 3D node may raise a desktop notification.
         onComplete: (nodeId, type) => {
           const node = store.getState().nodes.find((candidate) => candidate.id === nodeId);

@@ -10,6 +10,7 @@ import { useWorkspace } from "../workspace/store.ts";
 
 interface Props {
   onApiTokens(): void;
+  onRunHistory(): void;
   onPreferences(): void;
   onShortcuts(): void;
   onSignIn(): void;
@@ -18,6 +19,7 @@ interface Props {
 /** Name, save state, undo/redo, files, account (UX.md top bar). */
 export const TopBar = memo(function TopBar({
   onApiTokens,
+  onRunHistory,
   onPreferences,
   onShortcuts,
   onSignIn,
@@ -29,6 +31,7 @@ export const TopBar = memo(function TopBar({
   const name = useWorkspace((state) => state.name);
   const user = useWorkspace((state) => state.user);
   const isAdmin = useWorkspace((state) => state.isAdmin);
+  const cloudWorkflow = useWorkspace((state) => state.location === "cloud" && state.workflowId);
   const persistence = usePersistence();
   const runner = useRunner();
   const fileInput = useRef<HTMLInputElement>(null);
@@ -95,6 +98,18 @@ export const TopBar = memo(function TopBar({
           title="Run every node in dependency order; unchanged nodes keep their results"
         >
           Run all
+        </button>
+        <button
+          type="button"
+          disabled={!cloudWorkflow}
+          onClick={onRunHistory}
+          title={
+            cloudWorkflow
+              ? "This workflow's runs: when, status, inputs and outputs"
+              : "Save the workflow to your account to keep its run history"
+          }
+        >
+          Runs
         </button>
         <button
           type="button"

@@ -1,5 +1,7 @@
 import { useDocument } from "../document/context.tsx";
 import { useRunner } from "./context.tsx";
+import { useServerQueue } from "./queue-store.ts";
+import { RunQueue } from "./RunQueue.tsx";
 import { isActive, type RunEntry, useRuns } from "./runs-store.ts";
 
 const STATUS_TEXT: Record<string, string> = {
@@ -26,17 +28,20 @@ function NodeName({ id, fallback }: { id: string; fallback: string }) {
 }
 
 /**
- * Every queued and running job of this tab, newest first, with its position or progress,
+ * The user's server-side runs (RunQueue), then every queued and running job of this tab,
+ * newest first, with its position or progress,
  * last log line and Cancel. SPEC §4: a cancelled entry leaves after 1 s, a completed one
  * after 2 s (the runs store removes them).
  */
 export function QueuePanel() {
   const runs = Object.values(useRuns()).sort((a, b) => b.startTime - a.startTime);
   const runner = useRunner();
-  if (runs.length === 0) return null;
+  const serverQueued = useServerQueue((state) => state.paused || state.runs.length > 0);
+  if (runs.length === 0 && !serverQueued) return null;
   return (
     <aside className="queue-panel" aria-label="Queue">
       <h2>Queue</h2>
+      <RunQueue />
       <ul>
         {runs.map((run) => (
           <li key={run.requestId} className={`queue-entry status-${run.status}`}>

@@ -16,7 +16,13 @@ export interface RunFollower {
   /** Follows a server-side run until it ends. */
   follow(runId: string): void;
   unfollow(runId: string): void;
-  /** Stops following every run (a workflow load). */
+  /**
+   * Also follows every run the stream announces that `filter` accepts (the open workflow's
+   * runs started elsewhere: another tab, a script), keeping the stream open for them; null
+   * stops watching.
+   */
+  watch(filter: ((run: RunView) => boolean) | null): void;
+  /** Stops following every run and watching (a workflow load). */
   reset(): void;
   close(): void;
 }
@@ -49,12 +55,17 @@ export function createRunFollower(
   let live = false;
   let poll: ReturnType<typeof setTimeout> | null = null;
   let retry: ReturnType<typeof setTimeout> | null = null;
+  let filter: ((run: RunView) => boolean) | null = null;
+  const idle = () => followed.size === 0 && !filter;
 
-  const deliver = (run: RunView) => {
-    if (!followed.has(run.id)) return;
+  const deliver = (run: RunView, announced = false) => {
+    if (!followed.has(run.id)) {
+      if (!announced || !filter?.(run)) return;
+      followed.add(run.id);
+    }
     if (finished(run)) followed.delete(run.id);
     onRun(run);
-    if (followed.size === 0) shut();
+    if (idle()) shut();
   };
   const read = (id: string) =>
     options.getRun(id).then(deliver, (error) => log(RUN_MESSAGES.statusFailed, error));
@@ -80,7 +91,7 @@ export function createRunFollower(
   }
 
   function open() {
-    if (source || retry || followed.size === 0) return;
+    if (source || retry || idle()) return;
     if (!openEvents) return schedulePoll();
     const events = openEvents("/api/queue/events");
     source = events;
@@ -92,7 +103,7 @@ export function createRunFollower(
     });
     events.addEventListener("run", (event) => {
       try {
-        deliver(JSON.parse(event.data) as RunView);
+        deliver(JSON.parse(event.data) as RunView, true);
       } catch (error) {
         log(RUN_MESSAGES.statusFailed, error);
       }
@@ -117,14 +128,21 @@ export function createRunFollower(
     },
     unfollow(runId) {
       followed.delete(runId);
-      if (followed.size === 0) shut();
+      if (idle()) shut();
+    },
+    watch(accept) {
+      filter = accept;
+      if (filter) open();
+      else if (idle()) shut();
     },
     reset() {
       followed.clear();
+      filter = null;
       shut();
     },
     close() {
       followed.clear();
+      filter = null;
       shut();
     },
   };

@@ -33,6 +33,8 @@ export interface RunnerDeps {
   /** Stream options other than `status` (tests inject their EventSource and timers). */
   stream?: Omit<JobStreamOptions, "status">;
   newKey?: () => string;
+  /** A server-side run changed (the queue panel reads the queue again). */
+  onRunChange?: () => void;
 }
 
 export interface Runner {
@@ -149,6 +151,7 @@ export function createRunner(documents: DocumentStore, deps: RunnerDeps): Runner
           write,
           showError,
           ...(deps.onComplete ? { onComplete: deps.onComplete } : {}),
+          ...(deps.onRunChange ? { onChange: deps.onRunChange } : {}),
           ...(deps.stream?.openEvents !== undefined ? { openEvents: deps.stream.openEvents } : {}),
         })
       : null;

@@ -18,6 +18,8 @@ export interface ServerRunsDeps {
   showError(message: string): void;
   onComplete?: (nodeId: string, type: string) => void;
   openEvents?: EventSourceFactory | null;
+  /** A followed run changed (the queue panel reads the queue again). */
+  onChange?: () => void;
 }
 
 export type ServerRunStart = { ok: true; runId: string } | { ok: false; error: string };
@@ -31,7 +33,8 @@ export function createServerRuns(documents: DocumentStore, deps: ServerRunsDeps)
   const seen = new Map<string, string>();
   const data = (nodeId: string) =>
     documents.getState().nodes.find((node) => node.id === nodeId)?.data;
-  const apply = (run: RunView | RunSummary) =>
+  const apply = (run: RunView | RunSummary) => {
+    deps.onChange?.();
     applyRun(
       run as RunView,
       {
@@ -43,6 +46,7 @@ export function createServerRuns(documents: DocumentStore, deps: ServerRunsDeps)
       },
       seen,
     );
+  };
   const follower = createRunFollower(apply, {
     getRun: async (id) => (await deps.api.getRun(id)).run,
     ...(deps.openEvents !== undefined ? { openEvents: deps.openEvents } : {}),
@@ -71,7 +75,10 @@ export function createServerRuns(documents: DocumentStore, deps: ServerRunsDeps)
       follower.reset();
       seen.clear();
       try {
+        // Runs of this cloud workflow started elsewhere (a second tab, a script) land here too.
+        if (workflowId) follower.watch((run) => run.workflowId === workflowId);
         const { runs } = await deps.api.queue();
+        deps.onChange?.();
         for (const run of runs) {
           if (run.workflowId !== workflowId) continue;
           apply(run);
