@@ -2,6 +2,7 @@
  * The database schema, identical on PGlite and PostgreSQL. Column names follow SPEC §3;
  * the four auth tables are Better Auth's.
  */
+import { RUN_NODE_STATUSES, RUN_STATUSES } from "@atelier/core";
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -254,17 +255,6 @@ export const jobs = pgTable(
     index("jobs_run_idx").on(table.runId),
   ],
 );
-
-const RUN_STATUSES = ["queued", "running", "paused", "completed", "failed", "cancelled"] as const;
-const RUN_NODE_STATUSES = [
-  "queued",
-  "running",
-  "completed",
-  "failed",
-  "skipped",
-  "cancelled",
-  "not_run",
-] as const;
 
 /**
  * A run of a workflow's graph on the server (ADR 0010): what it runs (`graph`, the nodes it

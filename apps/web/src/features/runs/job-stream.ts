@@ -38,7 +38,8 @@ export interface JobStream {
   close(): void;
 }
 
-const browserEvents: EventSourceFactory | null =
+/** The browser's EventSource (with cookies), or null where there is none. */
+export const browserEvents: EventSourceFactory | null =
   typeof EventSource === "undefined"
     ? null
     : (url) => new EventSource(url, { withCredentials: true });

@@ -1,5 +1,5 @@
 import { LIMITS, RUN_MESSAGES, type RunView, TERMINAL_RUN_STATUSES } from "@atelier/core";
-import type { EventSourceFactory, EventSourceLike } from "./job-stream.ts";
+import { browserEvents, type EventSourceFactory, type EventSourceLike } from "./job-stream.ts";
 
 export interface RunFollowerOptions {
   /** GET /api/runs/:id: the source of truth when the stream is down or was. */
@@ -26,11 +26,6 @@ export interface RunFollower {
   reset(): void;
   close(): void;
 }
-
-const browserEvents: EventSourceFactory | null =
-  typeof EventSource === "undefined"
-    ? null
-    : (url) => new EventSource(url, { withCredentials: true });
 
 const finished = (run: RunView) =>
   (TERMINAL_RUN_STATUSES as readonly string[]).includes(run.status);
