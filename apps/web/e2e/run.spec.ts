@@ -60,13 +60,19 @@ test.describe("running generations (offline local provider)", () => {
       .getAttribute("src");
 
     // Nothing changed: both keep their results and say so. Runs go to the server (ADR 0010).
+    // Each started run's id, read as its answer passes (a late body read can find it gone).
+    const started: string[] = [];
+    await page.route("**/api/runs", async (route) => {
+      if (route.request().method() !== "POST") return route.fallback();
+      const response = await route.fetch();
+      started.push(((await response.json()) as { run: { id: string } }).run.id);
+      await route.fulfill({ response });
+    });
     const runAll = async () => {
-      const answer = page.waitForResponse(
-        (response) =>
-          response.url().endsWith("/api/runs") && response.request().method() === "POST",
-      );
+      const before = started.length;
       await page.getByRole("button", { name: "Run all" }).click();
-      return ((await (await answer).json()) as { run: { id: string } }).run.id;
+      await expect.poll(() => started.length).toBe(before + 1);
+      return started[before] as string;
     };
     const stepsOf = async (runId: string) => {
       const answer = await page.request.get(`/api/runs/${runId}`);
