@@ -84,11 +84,11 @@ module.exports = {
       name: "web-components-not-network",
       severity: "error",
       comment:
-        "Components call feature actions; only features reach services/api and IndexedDB (persistence's local-db and document-io).",
+        "Components call feature actions; only features reach services/api (and runs-api) and IndexedDB (persistence's local-db and document-io).",
       from: { path: `${WEB}.*\\.tsx$` },
       to: {
         path: [
-          `${WEB}services/api\\.ts$`,
+          `${WEB}services/(api|runs-api)\\.ts$`,
           `${WEB}features/persistence/(local-db|document-io)\\.ts$`,
         ],
       },

@@ -6,9 +6,6 @@ import {
   type MediaUploadResponse,
   type QueueStatus,
   type QueueStatusResponse,
-  type RunRequest,
-  type RunSummary,
-  type RunView,
   type SavedWorkflow,
   type WorkflowRow,
   type WorkflowSummary,
@@ -94,7 +91,7 @@ async function callText(
   return text;
 }
 
-async function call<T>(
+export async function call<T>(
   method: string,
   path: string,
   body?: unknown,
@@ -260,32 +257,6 @@ export const api = {
   listTokens: () => call<{ tokens: ApiToken[] }>("GET", "/api/tokens"),
   createToken: (name: string) => call<CreateApiTokenResponse>("POST", "/api/tokens", { name }),
   revokeToken: (id: string) => call("DELETE", `/api/tokens/${encodeURIComponent(id)}`),
-  /** Server-side runs (ADR 0010): start one, read it, and control the user's queue. */
-  startRun: (body: RunRequest) => call<{ run: RunSummary }>("POST", "/api/runs", body),
-  getRun: (id: string) => call<{ run: RunView }>("GET", `/api/runs/${encodeURIComponent(id)}`),
-  queue: () => call<{ paused: boolean; runs: RunSummary[] }>("GET", "/api/runs"),
-  cancelRun: (id: string) =>
-    call<{ run: RunView }>("POST", `/api/runs/${encodeURIComponent(id)}/cancel`, {}),
-  retryRun: (id: string, nodes?: string[]) =>
-    call<{ run: RunSummary }>(
-      "POST",
-      `/api/runs/${encodeURIComponent(id)}/retry`,
-      nodes ? { nodes } : {},
-    ),
-  moveRun: (id: string, direction: "up" | "down") =>
-    call<{ paused: boolean; runs: RunSummary[] }>(
-      "POST",
-      `/api/runs/${encodeURIComponent(id)}/move`,
-      { direction },
-    ),
-  cancelAllRuns: () => call<{ cancelled: number }>("POST", "/api/runs/cancel-all", {}),
-  setQueuePaused: (paused: boolean) =>
-    call<{ paused: boolean }>("PUT", "/api/queue/state", { paused }),
-  workflowRuns: (workflowId: string, cursor?: string | null) =>
-    call<{ runs: RunSummary[]; nextCursor: string | null }>(
-      "GET",
-      `/api/workflows/${encodeURIComponent(workflowId)}/runs${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ""}`,
-    ),
   /** The user's jobs, newest first (100), optionally of one workflow. */
   listJobs: (workflowId?: string | null) =>
     call<{ jobs: JobStatus[] }>(

@@ -12,7 +12,6 @@ import { LoadProgress } from "../persistence/LoadProgress.tsx";
 import { createPersistence } from "../persistence/persistence.ts";
 import { RunnerProvider } from "../runs/context.tsx";
 import { createLazyRunner } from "../runs/lazy-runner.ts";
-import { queueActions } from "../runs/queue-actions.ts";
 import { useServerQueue } from "../runs/queue-store.ts";
 import { useHasRuns } from "../runs/runs-store.ts";
 import { useWorkspace } from "../workspace/store.ts";
@@ -197,7 +196,8 @@ export function Editor() {
   const runner = useMemo(
     () =>
       createLazyRunner(store, {
-        onRunChange: () => void queueActions.refresh(),
+        onRunChange: () =>
+          void import("../runs/queue-actions.ts").then((module) => module.queueActions.refresh()),
         // SPEC §9: a finished video or 3D node may raise a desktop notification.
         onComplete: (nodeId, type) => {
           const node = store.getState().nodes.find((candidate) => candidate.id === nodeId);

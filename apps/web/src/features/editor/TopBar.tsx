@@ -1,12 +1,17 @@
 import { memo, useRef } from "react";
+import { lazyPart } from "../../ui/lazy-part.tsx";
 import { notify } from "../../ui/notify.ts";
-import { UserMenu } from "../account/UserMenu.tsx";
 import { useDocument } from "../document/context.tsx";
 import { usePersistence } from "../persistence/context.tsx";
 import { SaveStatus } from "../persistence/SaveStatus.tsx";
 import { useRunner } from "../runs/context.tsx";
 import { signOut } from "../workspace/session-actions.ts";
 import { useWorkspace } from "../workspace/store.ts";
+
+// Only a signed-in user has the menu: it is not part of the first (signed-out) paint.
+const UserMenu = lazyPart(() =>
+  import("../account/UserMenu.tsx").then((module) => module.UserMenu),
+);
 
 interface Props {
   onApiTokens(): void;

@@ -1,4 +1,4 @@
-import { api } from "../../services/api.ts";
+import { runsApi as api } from "../../services/runs-api.ts";
 
 /** A workflow's run history (newest first, a page at a time) and one run's details. */
 export const historyActions = {

@@ -7,7 +7,8 @@ import type { Runner, RunnerDeps } from "./runner.ts";
  * The runner with its code (job stream, graph runs, automation) loaded on first use — the
  * editor's resume right after it mounts — rather than with the editor's first paint
  * (DESIGN §7). Same API; `isRunnable` answers at once from the catalogue. It talks to the
- * server through `services/api` unless given another client (tests).
+ * server through `services/api` (and `services/runs-api` for server-side runs) unless given
+ * other clients (tests).
  */
 export function createLazyRunner(
   documents: DocumentStore,
@@ -15,8 +16,9 @@ export function createLazyRunner(
 ): Runner {
   let loaded: Promise<Runner> | null = null;
   const runner = () => {
-    loaded ??= import("./runner.ts").then(({ createRunner }) =>
-      createRunner(documents, { ...deps, api: client }),
+    loaded ??= Promise.all([import("./runner.ts"), import("../../services/runs-api.ts")]).then(
+      ([{ createRunner }, { runsApi }]) =>
+        createRunner(documents, { runsApi, ...deps, api: client }),
     );
     return loaded;
   };

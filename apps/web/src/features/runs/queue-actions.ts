@@ -1,4 +1,4 @@
-import { api } from "../../services/api.ts";
+import { runsApi as api } from "../../services/runs-api.ts";
 import { notify } from "../../ui/notify.ts";
 import { serverQueue } from "./queue-store.ts";
 

@@ -7,6 +7,7 @@ import {
   upstreamOf,
 } from "@atelier/core";
 import { ApiError, type api, type JobStatus } from "../../services/api.ts";
+import type { RunsApi } from "../../services/runs-api.ts";
 import { notify } from "../../ui/notify.ts";
 import type { DocumentStore } from "../document/store.ts";
 import type { CanvasNodeData } from "../document/types.ts";
@@ -21,7 +22,9 @@ import { createServerRuns, type ServerRunStart } from "./server-runs.ts";
 
 export interface RunnerDeps {
   api: Pick<typeof api, "generate" | "queueStatus" | "cancelJob" | "listJobs"> &
-    Partial<Pick<typeof api, "ensureSession" | "startRun" | "getRun" | "queue" | "cancelRun">>;
+    Partial<Pick<typeof api, "ensureSession">>;
+  /** Server-side runs (Run all, Run to here); without it those are sequenced by the tab. */
+  runsApi?: Pick<RunsApi, "startRun" | "getRun" | "queue" | "cancelRun">;
   /** Default: the tab's `runsStore`. */
   runs?: RunsStore;
   /** The workflow runs are stored under; default: the open cloud workflow's id, else null. */
@@ -142,19 +145,20 @@ export function createRunner(documents: DocumentStore, deps: RunnerDeps): Runner
       write(entry.nodeId, { status: "error", error: message });
   };
 
-  const { startRun, getRun, queue, cancelRun } = deps.api;
-  const server =
-    startRun && getRun && queue && cancelRun
-      ? createServerRuns(documents, {
-          api: { ...deps.api, startRun, getRun, queue, cancelRun },
-          runs,
-          write,
-          showError,
-          ...(deps.onComplete ? { onComplete: deps.onComplete } : {}),
-          ...(deps.onRunChange ? { onChange: deps.onRunChange } : {}),
-          ...(deps.stream?.openEvents !== undefined ? { openEvents: deps.stream.openEvents } : {}),
-        })
-      : null;
+  const server = deps.runsApi
+    ? createServerRuns(documents, {
+        api: {
+          ...deps.runsApi,
+          ...(deps.api.ensureSession ? { ensureSession: deps.api.ensureSession } : {}),
+        },
+        runs,
+        write,
+        showError,
+        ...(deps.onComplete ? { onComplete: deps.onComplete } : {}),
+        ...(deps.onRunChange ? { onChange: deps.onRunChange } : {}),
+        ...(deps.stream?.openEvents !== undefined ? { openEvents: deps.stream.openEvents } : {}),
+      })
+    : null;
 
   const stream = createJobStream(
     { onJob, onTimeout },

@@ -1,5 +1,6 @@
 import type { RunSummary, RunView } from "@atelier/core";
 import { ApiError, type api } from "../../services/api.ts";
+import type { RunsApi } from "../../services/runs-api.ts";
 import type { DocumentStore } from "../document/store.ts";
 import type { CanvasNodeData } from "../document/types.ts";
 import { useWorkspace } from "../workspace/store.ts";
@@ -11,7 +12,7 @@ import { runRequest } from "./run-request.ts";
 import type { RunsStore } from "./runs-store.ts";
 
 export interface ServerRunsDeps {
-  api: Pick<typeof api, "startRun" | "getRun" | "queue" | "cancelRun"> &
+  api: Pick<RunsApi, "startRun" | "getRun" | "queue" | "cancelRun"> &
     Partial<Pick<typeof api, "ensureSession">>;
   runs: RunsStore;
   write(nodeId: string, patch: Partial<CanvasNodeData>): void;
