@@ -170,6 +170,28 @@ describe("generation through the real fal adapter against a fake fal", () => {
     expect(fal.counters.cancels - cancels).toBe(1);
   });
 
+  it("a job cancelled while its submit is on the way ends done, and frees its provider slot", async () => {
+    fal.fault("submit", { kind: "delay", ms: 1500 });
+    const cancels = fal.counters.cancels;
+    const started = await run("cancelled mid-submit");
+    const stepOf = async () => {
+      const [row] = await server.ctx.database.db
+        .select({ step: jobs.step, status: jobs.status })
+        .from(jobs)
+        .where(eq(jobs.id, started.body.requestId));
+      return row;
+    };
+    await expect.poll(async () => (await stepOf())?.step).toBe("submitting");
+    const cancelled = await client.json<{ status: string }>("POST", "/api/queue/cancel", {
+      requestId: started.body.requestId,
+    });
+    expect(cancelled.body.status).toBe("CANCELLED");
+    // The submit comes back: fal's job is cancelled too, and ours is no longer in flight
+    // (an in-flight step would hold one of the provider's slots for good).
+    await expect.poll(() => fal.counters.cancels - cancels, { timeout: 10_000 }).toBe(1);
+    await expect.poll(stepOf).toEqual({ step: "done", status: "CANCELLED" });
+  });
+
   it("fails a job still running after 15 minutes with SPEC's message", async () => {
     fal.script(
       "next",

@@ -145,6 +145,17 @@ export async function createEngine(deps: {
       };
       for (let worker = 0; worker < concurrency; worker++)
         workers.push(await boss.work<StepMessage>(GENERATION_QUEUE, { batchSize: 1 }, handler));
+      // A finished job is never in flight: rows an older version left so (a cancel during a
+      // submit) would hold their provider's slots for good. Once, at start-up.
+      await db
+        .update(jobs)
+        .set({ step: "done" })
+        .where(
+          and(
+            inArray(jobs.status, ["COMPLETED", "FAILED", "CANCELLED"]),
+            inArray(jobs.step, ["submitting", "submitted", "fetching"]),
+          ),
+        );
       // The embedded shape is one process: every unfinished job is ours to resume right away.
       await engine.sweep(resumeAll ? 0 : deps.staleAfterMs);
       sweeper = setInterval(() => {

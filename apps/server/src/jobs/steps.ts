@@ -125,7 +125,8 @@ async function submit(
     const [after] = await deps.db
       .update(jobs)
       .set({
-        step: "submitted",
+        // A job cancelled meanwhile stays done: "submitted" would hold a provider slot for good.
+        step: sql`case when ${jobs.status} in ('COMPLETED', 'FAILED', 'CANCELLED') then 'done' else 'submitted' end`,
         providerRequestId: requestId,
         startedAt: new Date((deps.now ?? Date.now)()),
       })
