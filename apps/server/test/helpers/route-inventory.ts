@@ -1,5 +1,6 @@
-import type { TestClient } from "./client.ts";
 import { pngBytes, uploadForm } from "./files.ts";
+import { type Entry, type Fixture, unique } from "./route-inventory-base.ts";
+import { HEADLESS_ROUTES, RUN_ROUTES } from "./route-inventory-headless.ts";
 import { makeWorkflow } from "./workflows.ts";
 
 /**
@@ -11,55 +12,12 @@ import { makeWorkflow } from "./workflows.ts";
  * A route added without an entry here fails the suite, as does an entry without a route.
  */
 
-export interface Fixture {
-  alice: TestClient;
-  folder: string;
-  folderToDelete: string;
-  workflow: string;
-  workflowToDelete: string;
-  workflowToCopy: string;
-  media: string;
-  mediaToDelete: string;
-  mediaPath: string;
-  job: string;
-  jobToCancel: string;
-  run: string;
-  /** Alice's API token the owner's DELETE revokes. */
-  tokenToRevoke: string;
-}
+export type { Entry, Fixture, Probe } from "./route-inventory-base.ts";
+export { unique } from "./route-inventory-base.ts";
+export { startRun } from "./route-inventory-headless.ts";
 
-export interface Probe {
-  path: string;
-  json?: unknown;
-  /** A multipart body (built afresh for every request). */
-  form?: () => Promise<FormData>;
-  /** An event stream: only its status and headers are read. */
-  stream?: boolean;
-}
-
-export interface Entry {
-  /** Changes state: the origin check applies (every method but GET, HEAD and OPTIONS). */
-  writes: boolean;
-  /** Why the origin check does not apply to this state change. */
-  exempt?: string;
-  /** What each caller gets; the owner's request names Alice's resources throughout. */
-  owner: number;
-  other: number;
-  anonymous: number;
-  probe: (fixture: Fixture) => Probe | Promise<Probe>;
-}
-
-export const unique = () => Math.random().toString(36).slice(2, 10);
 const fetchQuery = (f: Fixture) => `requestId=${f.job}&nodeId=n1&workflowId=${f.workflow}`;
 const token = "ab".repeat(24);
-
-/** A new run of Alice's workflow; its id. */
-export async function startRun(f: Pick<Fixture, "alice" | "workflow">): Promise<string> {
-  const started = await f.alice.json<{ run: { id: string } }>("POST", "/api/runs", {
-    workflowId: f.workflow,
-  });
-  return started.body.run.id;
-}
 
 async function basedOn(f: Fixture): Promise<string> {
   const own = await f.alice.json<{ workflow: { updated_at: string } }>(
@@ -353,77 +311,7 @@ export const INVENTORY: Record<string, Entry> = {
     anonymous: 401,
     probe: (f) => ({ path: `/api/queue/jobs?workflowId=${f.workflow}` }),
   },
-  "POST /api/runs": {
-    writes: true,
-    owner: 202,
-    other: 404,
-    anonymous: 401,
-    probe: (f) => ({ path: "/api/runs", json: { workflowId: f.workflow } }),
-  },
-  "GET /api/runs": {
-    writes: false,
-    owner: 200,
-    other: 200,
-    anonymous: 401,
-    probe: () => ({ path: "/api/runs" }),
-  },
-  "GET /api/runs/:id": {
-    writes: false,
-    owner: 200,
-    other: 404,
-    anonymous: 401,
-    probe: (f) => ({ path: `/api/runs/${f.run}` }),
-  },
-  "POST /api/runs/:id/cancel": {
-    writes: true,
-    owner: 200,
-    other: 404,
-    anonymous: 401,
-    probe: (f) => ({ path: `/api/runs/${f.run}/cancel`, json: {} }),
-  },
-  "POST /api/runs/:id/retry": {
-    writes: true,
-    owner: 202,
-    other: 404,
-    anonymous: 401,
-    probe: async (f) => {
-      const run = await startRun(f);
-      await f.alice.json("POST", `/api/runs/${run}/cancel`, {});
-      return { path: `/api/runs/${run}/retry`, json: {} };
-    },
-  },
-  "POST /api/runs/:id/move": {
-    writes: true,
-    owner: 200,
-    other: 404,
-    anonymous: 401,
-    probe: async (f) => {
-      // A paused queue keeps the run queued, so it can move.
-      await f.alice.json("PUT", "/api/queue/state", { paused: true });
-      return { path: `/api/runs/${await startRun(f)}/move`, json: { direction: "up" } };
-    },
-  },
-  "POST /api/runs/cancel-all": {
-    writes: true,
-    owner: 200,
-    other: 200,
-    anonymous: 401,
-    probe: () => ({ path: "/api/runs/cancel-all", json: {} }),
-  },
-  "PUT /api/queue/state": {
-    writes: true,
-    owner: 200,
-    other: 200,
-    anonymous: 401,
-    probe: () => ({ path: "/api/queue/state", json: { paused: true } }),
-  },
-  "GET /api/workflows/:id/runs": {
-    writes: false,
-    owner: 200,
-    other: 404,
-    anonymous: 401,
-    probe: (f) => ({ path: `/api/workflows/${f.workflow}/runs` }),
-  },
+  ...RUN_ROUTES,
   "GET /api/queue/events": {
     writes: false,
     owner: 200,
@@ -469,47 +357,5 @@ export const INVENTORY: Record<string, Entry> = {
   },
   // Personal API tokens: managed from an account's session only (a Bearer request is 403,
   // see api-tokens.test.ts); another user's token id is 404.
-  "GET /api/tokens": {
-    writes: false,
-    owner: 200,
-    other: 200,
-    anonymous: 401,
-    probe: () => ({ path: "/api/tokens" }),
-  },
-  "POST /api/tokens": {
-    writes: true,
-    owner: 201,
-    other: 201,
-    anonymous: 401,
-    probe: () => ({ path: "/api/tokens", json: { name: `Token ${unique()}` } }),
-  },
-  "DELETE /api/tokens/:id": {
-    writes: true,
-    owner: 200,
-    other: 404,
-    anonymous: 401,
-    probe: (f) => ({ path: `/api/tokens/${f.tokenToRevoke}` }),
-  },
-  // The API's description and its reference page (public: nothing of any user's in them).
-  "GET /api/openapi.json": {
-    writes: false,
-    owner: 200,
-    other: 200,
-    anonymous: 200,
-    probe: () => ({ path: "/api/openapi.json" }),
-  },
-  "GET /api/docs": {
-    writes: false,
-    owner: 200,
-    other: 200,
-    anonymous: 200,
-    probe: () => ({ path: "/api/docs" }),
-  },
-  "GET /api/docs/:file": {
-    writes: false,
-    owner: 200,
-    other: 200,
-    anonymous: 200,
-    probe: () => ({ path: "/api/docs/init.js" }),
-  },
+  ...HEADLESS_ROUTES,
 };
