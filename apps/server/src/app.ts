@@ -9,6 +9,7 @@ import { closeEventStreams } from "./http/event-stream.ts";
 import { inputGuard } from "./http/input-guard.ts";
 import { registerSameOriginGuard } from "./http/same-origin.ts";
 import { registerSecurityHeaders } from "./http/security-headers.ts";
+import { appRoutes } from "./routes/apps.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { callbackRoutes } from "./routes/callbacks.ts";
 import { docsRoutes } from "./routes/docs.ts";
@@ -18,6 +19,7 @@ import { healthRoutes } from "./routes/health.ts";
 import { mediaRoutes } from "./routes/media.ts";
 import { queueRoutes } from "./routes/queue.ts";
 import { runRoutes } from "./routes/runs.ts";
+import { shareRoutes } from "./routes/shares.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
 import { workflowRoutes } from "./routes/workflows.ts";
 
@@ -76,6 +78,8 @@ export async function buildApp(
     await runRoutes(api, ctx);
     await callbackRoutes(api, ctx);
     await tokenRoutes(api, ctx);
+    await shareRoutes(api, ctx);
+    await appRoutes(api, ctx);
     await docsRoutes(api, ctx);
   });
 

@@ -2,7 +2,14 @@
  * The database schema, identical on PGlite and PostgreSQL. Column names follow SPEC §3;
  * the four auth tables are Better Auth's.
  */
-import { RUN_NODE_STATUSES, RUN_STATUSES } from "@atelier/core";
+import {
+  APP_ACCESS,
+  type AppField,
+  type AppOutput,
+  RUN_NODE_STATUSES,
+  RUN_STATUSES,
+  SHARE_ROLES,
+} from "@atelier/core";
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -280,10 +287,14 @@ export const runs = pgTable(
     updatedAt: updatedAt(),
     startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }),
     completedAt: timestamp("completed_at", { withTimezone: true, mode: "date" }),
+    /** The published app this run is of (its graph is the app's version), else null. */
+    appId: text("app_id"),
+    appVersion: integer("app_version"),
   },
   (table) => [
     index("runs_user_status_idx").on(table.userId, table.status),
     index("runs_workflow_created_idx").on(table.workflowId, table.createdAt.desc()),
+    index("runs_app_created_idx").on(table.appId, table.createdAt.desc()),
   ],
 );
 
@@ -351,6 +362,67 @@ export const apiTokens = pgTable(
   ],
 );
 
+/**
+ * Share links (issue 22): `/s/{token}` opens the workflow with a role. The token is a
+ * capability its owner may copy again, so it is kept; revoking deletes the row, so a revoked
+ * link is indistinguishable from one that never was.
+ */
+export const shareLinks = pgTable(
+  "share_links",
+  {
+    id: text("id").primaryKey(),
+    token: text("token").notNull(),
+    workflowId: text("workflow_id")
+      .notNull()
+      .references(() => workflows.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    role: text("role", { enum: SHARE_ROLES }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex("share_links_token_idx").on(table.token),
+    index("share_links_workflow_idx").on(table.workflowId, table.createdAt.desc()),
+  ],
+);
+
+/**
+ * A workflow's published app: the graph of the version published (later edits do not change
+ * it until republished), the inputs it exposes and the outputs it shows.
+ */
+export const apps = pgTable(
+  "apps",
+  {
+    id: text("id").primaryKey(),
+    slug: text("slug").notNull(),
+    workflowId: text("workflow_id")
+      .notNull()
+      .references(() => workflows.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    access: text("access", { enum: APP_ACCESS }).notNull(),
+    fields: jsonb("fields").$type<AppField[]>().notNull(),
+    outputs: jsonb("outputs").$type<AppOutput[]>().notNull(),
+    graph: jsonb("graph").$type<{ nodes: unknown[]; edges: unknown[] }>().notNull(),
+    /** The workflow's `updated_at` when published. */
+    basedOn: text("based_on").notNull(),
+    version: integer("version").notNull().default(1),
+    publishedAt: timestamp("published_at", { withTimezone: true, mode: "date" })
+      .notNull()
+      .defaultNow(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex("apps_slug_idx").on(table.slug),
+    uniqueIndex("apps_workflow_idx").on(table.workflowId),
+  ],
+);
+
 export const schema = {
   user,
   session,
@@ -365,4 +437,6 @@ export const schema = {
   runNodes,
   userQueues,
   apiTokens,
+  shareLinks,
+  apps,
 };

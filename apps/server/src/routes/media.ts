@@ -9,6 +9,7 @@ import { HttpError } from "../http/errors.ts";
 import { addressOf, tooManyRequests } from "../http/limits.ts";
 import { presentMedia, presentUpload } from "../http/media-presenters.ts";
 import { currentUser, requireUser } from "../http/session.ts";
+import { shareTokenOf } from "../http/share-token.ts";
 import { uploadBudgets } from "../http/upload-budgets.ts";
 import { assertCanDeleteMedia, assertCanUploadTo, uploadRefusedEarly } from "../policy/access.ts";
 
@@ -84,7 +85,7 @@ export async function mediaRoutes(app: FastifyInstance, ctx: AppContext) {
       const { workflowId, kind, nodeId, outputKey } = zFields.parse(fields);
 
       // Signed out: only the temporary workflow, under the anonymous folder (SPEC §6).
-      const owner = await assertCanUploadTo(db, user, workflowId);
+      const owner = await assertCanUploadTo(db, user, workflowId, shareTokenOf(request));
       const stored = await storeUpload(
         {
           db,

@@ -9,7 +9,7 @@ import {
   zSaveWorkflowRequest,
   zWorkflowListQuery,
 } from "@atelier/core";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { requireCachedUser } from "../auth/cached-session.ts";
 import { deltaSave } from "../commands/workflow-storage/delta-save.ts";
@@ -33,8 +33,13 @@ import {
   presentWorkflowJson,
   presentWorkflowSummary,
 } from "../http/presenters.ts";
-import { requireUser } from "../http/session.ts";
-import { assertCanEditWorkflow } from "../policy/access.ts";
+import { currentUser, requireUser } from "../http/session.ts";
+import { shareTokenOf } from "../http/share-token.ts";
+import {
+  assertCanEditWorkflow,
+  assertCanFollowWorkflow,
+  assertCanReadWorkflow,
+} from "../policy/access.ts";
 
 const zParams = z.object({ id: z.string().min(1).max(200) });
 const zSaveParams = zParams.extend({ saveId: zSaveId });
@@ -80,34 +85,40 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
 
   // Opening a workflow: the stored JSON goes out as is, never parsed and re-stringified.
   const openedWorkflows = new WorkflowJsonCache();
+  // A share link's holder reads the owner's workflow as the owner would (minus the folder).
   app.get("/api/workflows/:id", async (request, reply) => {
-    const user = await requireUser(ctx.auth, request);
+    const user = await currentUser(ctx.auth, request);
     const { id } = zParams.parse(request.params);
-    const { row, json } = await getReadableWorkflowJson(db, user.id, id, openedWorkflows);
+    const { readAs } = await assertCanReadWorkflow(db, user, id, shareTokenOf(request));
+    const { row, json } = await getReadableWorkflowJson(db, readAs, id, openedWorkflows);
     return reply
       .type("application/json; charset=utf-8")
-      .send(presentWorkflowJson(row, json, user.id));
+      .send(presentWorkflowJson(row, json, user?.id ?? ""));
   });
 
-  app.put("/api/workflows/:id", { bodyLimit: WORKFLOW_BODY_LIMIT }, async (request) => {
+  /** The workflow a save may write (own, or through an edit link), else 401/404. */
+  const savable = async (request: FastifyRequest, id: string) => {
     const user = await requireUser(ctx.auth, request).catch(() => {
       throw new HttpError(401, WORKFLOW_ERRORS.mustBeAuthenticatedToSave);
     });
+    return { user, workflow: await assertCanEditWorkflow(db, user, id, shareTokenOf(request)) };
+  };
+
+  app.put("/api/workflows/:id", { bodyLimit: WORKFLOW_BODY_LIMIT }, async (request) => {
     const { id } = zParams.parse(request.params);
+    const { user, workflow } = await savable(request, id);
     checkWorkflowData(dataOf(request.body));
     const { data, ...fields } = zSaveWorkflowRequest.parse(request.body ?? {});
-    const saved = await saveWorkflow(db, user.id, id, { ...fields, parts: partsOf(data, id) });
-    return saveAnswer(saved, user.id);
+    const parts = partsOf(data, id);
+    return saveAnswer(await saveWorkflow(db, workflow.userId, id, { ...fields, parts }), user.id);
   });
 
   // A delta save: only the nodes that changed since `basedOn` (the editor's usual save).
   app.patch("/api/workflows/:id", { bodyLimit: DELTA_SAVE_LIMITS.bodyBytes }, async (request) => {
-    const user = await requireUser(ctx.auth, request).catch(() => {
-      throw new HttpError(401, WORKFLOW_ERRORS.mustBeAuthenticatedToSave);
-    });
     const { id } = zParams.parse(request.params);
+    const { user, workflow } = await savable(request, id);
     const body = zDeltaSaveRequest.parse(request.body ?? {});
-    return saveAnswer(await deltaSave(db, user.id, id, body), user.id);
+    return saveAnswer(await deltaSave(db, workflow.userId, id, body), user.id);
   });
 
   // Batch saving (SPEC §9, over 2 MB): stage node batches, then commit them in one save.
@@ -119,7 +130,9 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
       const user = await requireCachedUser(ctx.auth, request);
       const { id, saveId, index } = zBatchParams.parse(request.params);
       const ids = { userId: user.id, workflowId: id, saveId };
-      await stagedSaves.stage(ids, index, request.body, () => assertCanEditWorkflow(db, user, id));
+      const token = shareTokenOf(request);
+      const mayEdit = () => assertCanEditWorkflow(db, user, id, token);
+      await stagedSaves.stage(ids, index, request.body, mayEdit);
       return { staged: index };
     },
   );
@@ -133,8 +146,9 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
       });
       const { id, saveId } = zSaveParams.parse(request.params);
       const ids = { userId: user.id, workflowId: id, saveId };
-      const mayEdit = () => assertCanEditWorkflow(db, user, id);
-      return saveAnswer(await stagedSaves.commit(user, ids, request.body, mayEdit), user.id);
+      const workflow = await assertCanEditWorkflow(db, user, id, shareTokenOf(request));
+      const commit = stagedSaves.commit(workflow.userId, ids, request.body, async () => workflow);
+      return saveAnswer(await commit, user.id);
     },
   );
 
@@ -142,7 +156,8 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
     const user = await requireUser(ctx.auth, request);
     const { id, saveId } = zSaveParams.parse(request.params);
     const ids = { userId: user.id, workflowId: id, saveId };
-    await stagedSaves.cancel(ids, () => assertCanEditWorkflow(db, user, id));
+    const token = shareTokenOf(request);
+    await stagedSaves.cancel(ids, () => assertCanEditWorkflow(db, user, id, token));
     return { success: true };
   });
 
@@ -171,12 +186,12 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
   app.get("/api/workflows/:id/events", async (request, reply) => {
     const user = await requireUser(ctx.auth, request);
     const { id } = zParams.parse(request.params);
-    const row = await assertCanEditWorkflow(db, user, id);
+    const row = await assertCanFollowWorkflow(db, user, id, shareTokenOf(request));
     const stream = openEventStream(request, reply, { user, limits: ctx.config.limits });
     stream.send("ready", { id, updated_at: row.updatedAt.toISOString() });
     stream.onClose(
       ctx.events.subscribe(id, (event) => {
-        if (event.userId !== user.id) return;
+        if (event.userId !== row.userId) return;
         const name = event.deleted ? "deleted" : "updated";
         stream.send(name, { id: event.id, updated_at: event.updated_at });
       }),

@@ -1,3 +1,4 @@
+export * from "./apps.ts";
 export * from "./common.ts";
 export * from "./constants.ts";
 export * from "./folders.ts";
@@ -5,5 +6,6 @@ export * from "./generate.ts";
 export * from "./media.ts";
 export * from "./queue.ts";
 export * from "./runs.ts";
+export * from "./shares.ts";
 export * from "./tokens.ts";
 export * from "./workflows.ts";

@@ -44,7 +44,7 @@ export const SEED_MAX = 4_294_967_295;
 type Issue = { path: readonly PropertyKey[]; message: string };
 
 /** The value's problem against its spec, or null. */
-function problemOf(spec: ParamSpec, value: unknown): string | null {
+export function problemOf(spec: ParamSpec, value: unknown): string | null {
   switch (spec.kind) {
     case "choice":
       return spec.values.includes(value as string)

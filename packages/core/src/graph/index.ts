@@ -1,3 +1,4 @@
+export * from "./app-form.ts";
 export * from "./arrange.ts";
 export * from "./automation.ts";
 export * from "./content.ts";

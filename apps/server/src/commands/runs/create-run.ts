@@ -10,13 +10,15 @@ import { graphForRun } from "./graph-source.ts";
 /**
  * Starts a run: its graph is resolved and checked by core (`planRun`: a bad request is a
  * 400 and nothing is written), then the run and one row per step are written in one
- * transaction, at the end of the user's queue. The run driver takes it from there.
+ * transaction, at the end of the user's queue. The run driver takes it from there. A run of
+ * a published app names it (`app`); its graph is the app's, so no stored workflow changes.
  */
 export async function createRun(
   db: AppDb,
   userId: string,
   request: RunRequest,
   workflow: WorkflowRecord | null,
+  app?: { id: string; version: number },
 ): Promise<RunRow> {
   const graph = await graphForRun(db, userId, request, workflow);
   const target = request.target ?? { all: true as const };
@@ -40,6 +42,8 @@ export async function createRun(
         inputs,
         graph: { nodes: plan.nodes, edges: plan.edges },
         queueOrder: Date.now(),
+        appId: app?.id ?? null,
+        appVersion: app?.version ?? null,
       })
       .returning();
     await tx.insert(runNodes).values(

@@ -12,7 +12,8 @@ export interface RunRead {
   progress: Map<string, number | null>;
 }
 
-async function withNodes(db: AppDb, list: readonly RunRow[]): Promise<RunRead[]> {
+/** The runs with their steps and progress, in the order given. */
+export async function withNodes(db: AppDb, list: readonly RunRow[]): Promise<RunRead[]> {
   const nodes = await nodesOfRuns(
     db,
     list.map((run) => run.id),

@@ -1,6 +1,5 @@
 import { zCommitSaveRequest, zSaveBatchRequest } from "@atelier/core";
 import type { AppDb } from "../../db/client.ts";
-import type { Actor } from "../../policy/access.ts";
 import type { BlobStore } from "../../storage/blob-store.ts";
 import { type SaveResult, saveWorkflow } from "./full-save.ts";
 import { SaveStaging } from "./staged-batches-memory.ts";
@@ -39,9 +38,13 @@ export class StagedSaves {
     await this.staging.stage(ids, index, nodes);
   }
 
-  /** Saves the workflow from its staged batches and the commit's head, then drops them. */
+  /**
+   * Saves the workflow from its staged batches and the commit's head, then drops them. The
+   * batches are the saver's (`ids.userId`); the workflow is its owner's (`ownerId`: the saver
+   * or, through an edit link, the person who shared it).
+   */
   async commit(
-    user: Actor,
+    ownerId: string,
     ids: SaveIds,
     body: unknown,
     mayEdit: () => Promise<unknown>,
@@ -58,7 +61,7 @@ export class StagedSaves {
     );
     const { batches: _batches, data, ...fields } = zCommitSaveRequest.parse({ ...raw, data: head });
     const { nodes: _none, ...parts } = partsOf(data, ids.workflowId);
-    const saved = await saveWorkflow(this.db, user.id, ids.workflowId, {
+    const saved = await saveWorkflow(this.db, ownerId, ids.workflowId, {
       ...fields,
       parts: { ...parts, nodes },
     });

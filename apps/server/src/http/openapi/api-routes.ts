@@ -1,14 +1,23 @@
 import {
+  SHARE_TOKEN_HEADER,
   zActiveRunsResponse,
   zAdminStatusResponse,
   zApiTokenListResponse,
   zApiTokenParams,
+  zAppParams,
+  zAppRunListResponse,
+  zAppRunParams,
+  zAppRunRequest,
+  zAppRunResponse,
+  zAppSettingsResponse,
+  zAppViewResponse,
   zCancelAllRunsResponse,
   zCommitSaveRequest,
   zCopyWorkflowsResponse,
   zCreateApiTokenRequest,
   zCreateApiTokenResponse,
   zCreateFolderRequest,
+  zCreateShareRequest,
   zCreateWorkflowRequest,
   zDeltaSaveRequest,
   zFolderListResponse,
@@ -24,6 +33,7 @@ import {
   zMediaUploadFields,
   zMediaUploadResponse,
   zMoveWorkflowsResponse,
+  zPublishAppRequest,
   zQueueState,
   zQueueStatusRequest,
   zQueueStatusResponse,
@@ -36,6 +46,11 @@ import {
   zRunRetryRequest,
   zSaveBatchRequest,
   zSaveWorkflowRequest,
+  zShareListResponse,
+  zShareOpenResponse,
+  zShareParams,
+  zShareResponse,
+  zShareTokenParams,
   zSuccessResponse,
   zUpdateFolderRequest,
   zVideoResultResponse,
@@ -63,7 +78,10 @@ const generate = routesOf("Generation");
 const queue = routesOf("Queue");
 const runs = routesOf("Runs");
 const media = routesOf("Media");
+const shares = routesOf("Sharing");
+const apps = routesOf("Apps");
 const docs = routesOf("Documentation");
+const VIA_LINK = `A share link's page sends its token in \`${SHARE_TOKEN_HEADER}\`; the link's role decides what it may do.`;
 
 const BETTER_AUTH =
   "Better Auth's endpoint, see its documentation (https://www.better-auth.com/docs).";
@@ -125,6 +143,19 @@ export const API_ROUTES: readonly ApiRoute[] = [
   runs("POST /api/runs/cancel-all", "Cancel every active run of yours", "session", { response: zCancelAllRunsResponse }),
   runs("PUT /api/queue/state", "Pause or resume your queue (running nodes finish)", "session", { body: zQueueState, response: zQueueState }),
   runs("GET /api/workflows/:id/runs", "A workflow's runs, newest first (paginated by nextCursor)", "session", { query: zRunListQuery, response: zRunListResponse }),
+
+  shares("POST /api/workflows/:id/shares", "Create a share link (view, run or edit; optional expiry)", "account", { body: zCreateShareRequest, status: 201, response: zShareResponse }),
+  shares("GET /api/workflows/:id/shares", "A workflow's share links, newest first", "account", { response: zShareListResponse }),
+  shares("DELETE /api/workflows/:id/shares/:shareId", "Revoke a share link (it is 404 everywhere at once)", "account", { params: zShareParams, response: zSuccessResponse }),
+  shares("GET /api/shares/:token", "What a share link opens: its role and workflow", "public", { params: zShareTokenParams, response: zShareOpenResponse }),
+  shares("PUT /api/workflows/:id/app", "Publish the workflow's saved version as an app (or republish)", "account", { body: zPublishAppRequest, response: zAppSettingsResponse }),
+  shares("GET /api/workflows/:id/app", "The workflow's published app settings", "account", { response: zAppSettingsResponse }),
+  shares("DELETE /api/workflows/:id/app", "Unpublish the workflow's app", "account", { response: zSuccessResponse }),
+
+  apps("GET /api/apps/:slug", "A published app's form", "optional", { params: zAppParams, response: zAppViewResponse, description: VIA_LINK }),
+  apps("POST /api/apps/:slug/runs", "Run the app's published version with the form's values", "account", { params: zAppParams, body: zAppRunRequest, status: 202, response: zAppRunResponse, description: VIA_LINK }),
+  apps("GET /api/apps/:slug/runs", "The app's runs: all for its owner, your own otherwise", "account", { params: zAppParams, response: zAppRunListResponse, description: VIA_LINK }),
+  apps("GET /api/apps/:slug/runs/:runId", "One run of the app: status, progress and shown outputs", "account", { params: zAppRunParams, response: zAppRunResponse, description: VIA_LINK }),
 
   media("POST /api/media", "Upload a file (signed out: to the temporary workflow only)", "optional", { multipart: zMediaUploadFields, status: 201, response: zMediaUploadResponse }),
   media("GET /api/media", "A workflow's media", "account", { query: z.object({ workflowId: z.string().min(1) }) }),
