@@ -1,16 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CROSS_ORIGIN_ERRORS } from "../src/http/same-origin.ts";
-import { TestClient } from "./helpers/client.ts";
 import { pngBytes, uploadForm } from "./helpers/files.ts";
-import {
-  type Fixture,
-  INVENTORY,
-  type Probe,
-  startRun,
-  unique,
-} from "./helpers/route-inventory.ts";
+import { buildRouteFixture } from "./helpers/route-fixture.ts";
+import { type Fixture, INVENTORY, type Probe, unique } from "./helpers/route-inventory.ts";
 import { freePort, startTestServer, type TestServer } from "./helpers/server.ts";
-import { makeWorkflow } from "./helpers/workflows.ts";
 
 // The inventory and its rules: helpers/route-inventory.ts.
 
@@ -83,58 +76,9 @@ describe("security: route inventory × callers", () => {
     server = await startTestServer();
     // Another port of the same host: same site, another origin.
     foreign = `http://127.0.0.1:${await freePort()}`;
-    const alice = new TestClient(server.url);
-    const bob = new TestClient(server.url);
-    await alice.signUp("alice@example.com");
-    await bob.signUp("bob@example.com");
-    const folder = async (name: string) =>
-      (await alice.json<{ folder: { id: string } }>("POST", "/api/folders", { name })).body.folder
-        .id;
-    const workflow = async (name: string, folderId: string) =>
-      (
-        await alice.json<{ workflow: { id: string } }>("POST", "/api/workflows", {
-          name,
-          data: makeWorkflow(name),
-          folderId,
-        })
-      ).body.workflow.id;
-    const media = async (workflowId: string) =>
-      (await (
-        await alice.raw("POST", "/api/media", {
-          body: uploadForm(
-            { name: "a.png", type: "image/png", bytes: await pngBytes() },
-            { workflowId },
-          ),
-        })
-      ).json()) as { id: string; path: string };
-    const job = async (workflowId: string) =>
-      (
-        await alice.json<{ requestId: string }>("POST", "/api/generate/gemini-text", {
-          nodeId: `n-${unique()}`,
-          workflowId,
-          inputs: { prompt: "Secret prompt" },
-        })
-      ).body.requestId;
-    const home = await folder("Hidden work");
-    const main = await workflow("Secret", home);
-    const kept = await media(main);
-    fixture = {
-      alice,
-      folder: home,
-      folderToDelete: await folder("Doomed"),
-      workflow: main,
-      workflowToDelete: await workflow("Doomed", home),
-      workflowToCopy: await workflow("Copied", home),
-      media: kept.id,
-      mediaPath: kept.path,
-      mediaToDelete: (await media(main)).id,
-      job: await job(main),
-      jobToCancel: await job(main),
-      run: await startRun({ alice, workflow: main }),
-      tokenToRevoke: (
-        await alice.json<{ id: string }>("POST", "/api/tokens", { name: "To revoke" })
-      ).body.id,
-    };
+    const built = await buildRouteFixture(server);
+    fixture = built.fixture;
+    const { alice, bob } = built;
     aliceCookie = alice.cookieHeader();
     bobCookie = bob.cookieHeader();
   });

@@ -129,8 +129,8 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
     async (request) => {
       const user = await requireCachedUser(ctx.auth, request);
       const { id, saveId, index } = zBatchParams.parse(request.params);
-      const ids = { userId: user.id, workflowId: id, saveId };
       const token = shareTokenOf(request);
+      const ids = { userId: user.id, workflowId: id, saveId, via: token };
       const mayEdit = () => assertCanEditWorkflow(db, user, id, token);
       await stagedSaves.stage(ids, index, request.body, mayEdit);
       return { staged: index };
@@ -145,8 +145,9 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
         throw new HttpError(401, WORKFLOW_ERRORS.mustBeAuthenticatedToSave);
       });
       const { id, saveId } = zSaveParams.parse(request.params);
-      const ids = { userId: user.id, workflowId: id, saveId };
-      const workflow = await assertCanEditWorkflow(db, user, id, shareTokenOf(request));
+      const token = shareTokenOf(request);
+      const ids = { userId: user.id, workflowId: id, saveId, via: token };
+      const workflow = await assertCanEditWorkflow(db, user, id, token);
       const commit = stagedSaves.commit(workflow.userId, ids, request.body, async () => workflow);
       return saveAnswer(await commit, user.id);
     },

@@ -241,5 +241,43 @@ export function probesFor(ids: {
     "DELETE /api/tokens/:id": [
       { method: "DELETE", path: `/api/tokens/${ids.token}`, expect: [404] },
     ],
+    // Sharing: Alice's links and app are hers to manage; links themselves: share-policy.test.ts.
+    "POST /api/workflows/:id/shares": [
+      {
+        method: "POST",
+        path: `/api/workflows/${ids.workflow}/shares`,
+        body: { role: "edit" },
+        expect: [404],
+      },
+    ],
+    "GET /api/workflows/:id/shares": [
+      { method: "GET", path: `/api/workflows/${ids.workflow}/shares`, expect: [404] },
+    ],
+    "DELETE /api/workflows/:id/shares/:shareId": [
+      { method: "DELETE", path: `/api/workflows/${ids.workflow}/shares/x`, expect: [404] },
+    ],
+    "GET /api/shares/:token": [{ method: "GET", path: `/api/shares/${token}`, expect: [404] }],
+    "PUT /api/workflows/:id/app": [
+      {
+        method: "PUT",
+        path: `/api/workflows/${ids.workflow}/app`,
+        body: { name: "Mine now", fields: [], outputs: [{ nodeId: "n1" }] },
+        expect: [404],
+      },
+    ],
+    "GET /api/workflows/:id/app": [
+      { method: "GET", path: `/api/workflows/${ids.workflow}/app`, expect: [404] },
+    ],
+    "DELETE /api/workflows/:id/app": [
+      { method: "DELETE", path: `/api/workflows/${ids.workflow}/app`, expect: [404] },
+    ],
+    "GET /api/apps/:slug": [{ method: "GET", path: `/api/apps/${token}`, expect: [404] }],
+    "POST /api/apps/:slug/runs": [
+      { method: "POST", path: `/api/apps/${token}/runs`, body: { values: {} }, expect: [404] },
+    ],
+    "GET /api/apps/:slug/runs": [{ method: "GET", path: `/api/apps/${token}/runs`, expect: [404] }],
+    "GET /api/apps/:slug/runs/:runId": [
+      { method: "GET", path: `/api/apps/${token}/runs/${ids.run}`, expect: [404] },
+    ],
   };
 }

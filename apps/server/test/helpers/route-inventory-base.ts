@@ -15,7 +15,16 @@ export interface Fixture {
   run: string;
   /** Alice's API token the owner's DELETE revokes. */
   tokenToRevoke: string;
+  /** Tokens of Alice's share links to `workflow`, by role; `revoked` was an edit link. */
+  shares: Record<"view" | "run" | "edit" | "revoked", string>;
+  /** The slug of `workflow`'s app (link-only: a run link opens it) and a run of it by Alice. */
+  appSlug: string;
+  appRun: string;
 }
+
+/** A signed-in stranger (Bob) presenting one of Alice's share links (`x-share-token`). */
+export const LINK_CALLERS = ["view", "run", "edit", "revoked"] as const;
+export type LinkCaller = (typeof LINK_CALLERS)[number];
 
 export interface Probe {
   path: string;
@@ -35,6 +44,8 @@ export interface Entry {
   owner: number;
   other: number;
   anonymous: number;
+  /** What Bob gets through each of Alice's links to the workflow; unlisted: as `other`. */
+  links?: Partial<Record<LinkCaller, number>>;
   probe: (fixture: Fixture) => Probe | Promise<Probe>;
 }
 

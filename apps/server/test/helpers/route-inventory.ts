@@ -1,6 +1,7 @@
 import { pngBytes, uploadForm } from "./files.ts";
 import { type Entry, type Fixture, unique } from "./route-inventory-base.ts";
 import { HEADLESS_ROUTES, RUN_ROUTES } from "./route-inventory-headless.ts";
+import { SHARING_ROUTES } from "./route-inventory-sharing.ts";
 import { makeWorkflow } from "./workflows.ts";
 
 /**
@@ -156,6 +157,7 @@ export const INVENTORY: Record<string, Entry> = {
     owner: 200,
     other: 404,
     anonymous: 401,
+    links: { view: 200, edit: 200 },
     probe: (f) => ({ path: `/api/workflows/${f.workflow}` }),
   },
   "PUT /api/workflows/:id": {
@@ -163,6 +165,7 @@ export const INVENTORY: Record<string, Entry> = {
     owner: 200,
     other: 404,
     anonymous: 401,
+    links: { edit: 200 },
     probe: async (f) => ({
       path: `/api/workflows/${f.workflow}`,
       json: { name: "Mine", data: makeWorkflow("Mine"), basedOn: await basedOn(f) },
@@ -173,6 +176,7 @@ export const INVENTORY: Record<string, Entry> = {
     owner: 200,
     other: 404,
     anonymous: 401,
+    links: { edit: 200 },
     probe: async (f) => ({
       path: `/api/workflows/${f.workflow}`,
       json: {
@@ -196,6 +200,7 @@ export const INVENTORY: Record<string, Entry> = {
     owner: 200,
     other: 404,
     anonymous: 401,
+    links: { edit: 200 },
     probe: (f) => ({
       path: `/api/workflows/${f.workflow}/saves/probe-save-1/batches/0`,
       json: { nodes: makeWorkflow().nodes },
@@ -206,6 +211,7 @@ export const INVENTORY: Record<string, Entry> = {
     owner: 200,
     other: 404,
     anonymous: 401,
+    links: { edit: 200 },
     probe: async (f) => {
       const { nodes: _nodes, ...data } = makeWorkflow("Committed");
       return {
@@ -219,6 +225,7 @@ export const INVENTORY: Record<string, Entry> = {
     owner: 200,
     other: 404,
     anonymous: 401,
+    links: { edit: 200 },
     probe: (f) => ({ path: `/api/workflows/${f.workflow}/saves/probe-save-2` }),
   },
   "POST /api/workflows/fork": {
@@ -233,6 +240,7 @@ export const INVENTORY: Record<string, Entry> = {
     owner: 200,
     other: 404,
     anonymous: 401,
+    links: { view: 200, edit: 200 },
     probe: (f) => ({ path: `/api/workflows/${f.workflow}/events`, stream: true }),
   },
   "POST /api/generate/:model": {
@@ -324,6 +332,7 @@ export const INVENTORY: Record<string, Entry> = {
     owner: 201,
     other: 404,
     anonymous: 401,
+    links: { edit: 201 },
     probe: (f) => ({
       path: "/api/media",
       form: async () =>
@@ -358,4 +367,5 @@ export const INVENTORY: Record<string, Entry> = {
   // Personal API tokens: managed from an account's session only (a Bearer request is 403,
   // see api-tokens.test.ts); another user's token id is 404.
   ...HEADLESS_ROUTES,
+  ...SHARING_ROUTES,
 };

@@ -2,7 +2,8 @@ import { type ItemText, WORKFLOW_ERRORS } from "@atelier/core";
 import { InvalidInputError, NotFoundError } from "../../domain/errors.ts";
 import type { BlobStore } from "../../storage/blob-store.ts";
 
-export type SaveIds = { userId: string; workflowId: string; saveId: string };
+/** A save in progress: whose, of which workflow; `via` is the share link it comes through. */
+export type SaveIds = { userId: string; workflowId: string; saveId: string; via?: string };
 
 /**
  * Batches of a save in progress wait in storage, under the user's own prefix, until the
@@ -114,7 +115,8 @@ export async function dropStagedSave(store: BlobStore, ids: SaveIds): Promise<vo
 /**
  * Saves in progress whose workflow was found to be the user's, so the later requests of a
  * save skip that lookup (the commit's write is owner-scoped all the same). Keys start with
- * the user, so another user's request never finds an entry; a lapsed one costs a lookup.
+ * the user and end with the share link used, so neither another user's request nor the
+ * same user's without that link finds an entry; a lapsed one costs a lookup.
  */
 export class OwnedSaves {
   readonly #until = new Map<string, number>();
@@ -126,7 +128,7 @@ export class OwnedSaves {
 
   /** Runs `lookup` (which throws when the workflow is not the user's) unless known lately. */
   async check(ids: SaveIds, lookup: () => Promise<unknown>, now = Date.now()): Promise<void> {
-    const key = saveKeyOf(ids);
+    const key = `${saveKeyOf(ids)}|${ids.via ?? ""}`;
     if ((this.#until.get(key) ?? 0) > now) return;
     await lookup();
     if (this.#until.size >= this.maxEntries) this.#evict(now);
@@ -138,7 +140,7 @@ export class OwnedSaves {
   }
 
   forget(ids: SaveIds): void {
-    this.#until.delete(saveKeyOf(ids));
+    this.#until.delete(`${saveKeyOf(ids)}|${ids.via ?? ""}`);
   }
 
   /** Drops lapsed entries, then the oldest, to make room. */
