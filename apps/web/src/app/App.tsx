@@ -3,6 +3,11 @@ import { lazy, Suspense, useCallback, useEffect, useState } from "react";
 const Editor = lazy(() =>
   import("../features/editor/Editor.tsx").then((module) => ({ default: module.Editor })),
 );
+const SharedLinkPage = lazy(() =>
+  import("../features/sharing/SharedLinkPage.tsx").then((module) => ({
+    default: module.SharedLinkPage,
+  })),
+);
 
 /** The current path, and a way to move on without a reload (history.replaceState). */
 function usePath(): [string, (to: string) => void] {
@@ -34,6 +39,12 @@ export function App() {
   const [path, replacePath] = usePath();
   const toCanvas = useCallback(() => replacePath("/"), [replacePath]);
   if (path === "/auth/callback") return <AuthCallback onDone={toCanvas} />;
+  if (path.startsWith("/s/"))
+    return (
+      <Suspense fallback={<p className="centered">Opening the shared link…</p>}>
+        <SharedLinkPage token={decodeURIComponent(path.slice(3))} />
+      </Suspense>
+    );
   return (
     <Suspense fallback={<p className="centered">Loading the canvas…</p>}>
       <Editor />

@@ -11,6 +11,7 @@ import {
   type WorkflowSummary,
 } from "@atelier/core";
 import { nextTask } from "./next-task.ts";
+import { shareHeaders } from "./share-session.ts";
 
 /** An answer other than 2xx: the server's `{ error }` text, and for 409 the current version. */
 export class ApiError extends Error {
@@ -71,7 +72,10 @@ async function callText(
     response = await fetch(path, {
       method,
       credentials: "include",
-      headers: body === undefined ? {} : { "content-type": "application/json" },
+      headers: {
+        ...shareHeaders(),
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       ...(timeoutMs ? { signal: AbortSignal.timeout(timeoutMs) } : {}),
     });
@@ -208,7 +212,12 @@ export const api = {
     form.append("file", file, fileName);
     let response: Response;
     try {
-      response = await fetch("/api/media", { method: "POST", credentials: "include", body: form });
+      response = await fetch("/api/media", {
+        method: "POST",
+        credentials: "include",
+        headers: shareHeaders(),
+        body: form,
+      });
     } catch {
       throw new ApiError(0, "Network error");
     }

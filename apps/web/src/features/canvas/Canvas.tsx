@@ -17,6 +17,7 @@ import { nodeTypes } from "../nodes/node-types.ts";
 import { NODE_DRAG_TYPE } from "../palette/categories.ts";
 import { type CompatibleChoice, compatibleTypes, type PendingWire } from "../palette/compatible.ts";
 import { usePreferences } from "../preferences/store.ts";
+import { useWorkspace } from "../workspace/store.ts";
 import { holdDraggedNodes } from "./drag-hold.ts";
 import { useFlowSync } from "./flow-sync.ts";
 import { OverviewMap } from "./OverviewMap.tsx";
@@ -190,6 +191,9 @@ export function Canvas() {
     const onKey = (event: KeyboardEvent) => {
       const action = shortcutFor(event);
       if (!action) return;
+      // Through a view link only looking around is allowed.
+      const viewOnly = useWorkspace.getState().share?.role === "view";
+      if (viewOnly && action !== "fitView" && action !== "help") return;
       event.preventDefault();
       const state = store.getState();
       if (action === "duplicate") state.duplicateSelection();
@@ -240,15 +244,14 @@ export function Canvas() {
     [unmarkDragging],
   );
 
+  const viewOnly = useWorkspace((state) => state.share?.role === "view");
   return (
     <div
       ref={canvasRef}
-      className="canvas"
+      className={viewOnly ? "canvas canvas-view-only" : "canvas"}
       role="application"
       aria-label="Canvas"
-      onDragOver={onDragOver}
-      onDrop={onDrop}
-      onDoubleClick={onPaneDoubleClick}
+      {...(viewOnly ? {} : { onDragOver, onDrop, onDoubleClick: onPaneDoubleClick })}
     >
       <ZoomedOut.Provider value={simple}>
         <ReactFlow
@@ -261,7 +264,9 @@ export function Canvas() {
           onConnectEnd={onConnectEnd}
           onNodeDragStart={markDragging}
           onNodeDragStop={unmarkDragging}
-          deleteKeyCode={DELETE_KEYS}
+          deleteKeyCode={viewOnly ? null : DELETE_KEYS}
+          nodesDraggable={!viewOnly}
+          nodesConnectable={!viewOnly}
           multiSelectionKeyCode="Shift"
           selectionKeyCode="Shift"
           zoomOnDoubleClick={false}
@@ -280,8 +285,8 @@ export function Canvas() {
         </ReactFlow>
       </ZoomedOut.Provider>
       <div className="drag-shield" aria-hidden="true" />
-      <SelectionToolbar />
-      {empty ? (
+      {viewOnly ? null : <SelectionToolbar />}
+      {empty && !viewOnly ? (
         <div className="empty-canvas">
           <p>Double-click anywhere to add a node</p>
           <p className="muted">or pick one from the Nodes panel · press ? for shortcuts</p>

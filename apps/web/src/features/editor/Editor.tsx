@@ -57,12 +57,17 @@ async function fixtureFromUrl(): Promise<DocumentGraph | null> {
   return generateFixture(Math.min(count, 5000)) as unknown as DocumentGraph;
 }
 
-function Workspace() {
+const ShareDialog = lazy(() =>
+  import("../sharing/ShareDialog.tsx").then((module) => ({ default: module.ShareDialog })),
+);
+
+/** `openOnStart`: a workflow to open instead of the last session's work (a share link's). */
+function Workspace({ openOnStart }: { openOnStart?: string | undefined }) {
   const store = useDocumentStore();
   const flow = useReactFlow();
   const persistence = usePersistence();
   const [panel, setPanel] = useState<
-    "preferences" | "shortcuts" | "sign-in" | "api-tokens" | "run-history" | null
+    "preferences" | "shortcuts" | "sign-in" | "api-tokens" | "run-history" | "share" | null
   >(null);
   const serverQueued = useServerQueue((state) => state.paused || state.runs.length > 0);
   const cloudWorkflow = useWorkspace((state) =>
@@ -71,6 +76,7 @@ function Workspace() {
   const [tab, setTab] = useState<"nodes" | "library">("nodes");
   const hasConflict = useWorkspace((state) => state.conflict !== null);
   const hasRuns = useHasRuns() || serverQueued;
+  const viewOnly = useWorkspace((state) => state.share?.role === "view");
 
   // Once per editor: who is signed in, then a fixture or the last session's work.
   const started = useRef(false);
@@ -79,6 +85,10 @@ function Workspace() {
     started.current = true;
     void persistence.refreshUser();
     warmUp();
+    if (openOnStart) {
+      void persistence.open(openOnStart);
+      return;
+    }
     void fixtureFromUrl().then(async (graph) => {
       if (!graph) return persistence.recover();
       store.getState().load(graph);
@@ -90,7 +100,17 @@ function Workspace() {
       };
       requestAnimationFrame(() => fit(0));
     });
-  }, [store, flow, persistence]);
+  }, [store, flow, persistence, openOnStart]);
+
+  // An edit link opened signed out: once signed in, the shared workflow opens.
+  useEffect(
+    () =>
+      useWorkspace.subscribe((state, before) => {
+        if (!openOnStart || state.share?.role !== "edit" || !state.user || before.user) return;
+        if (state.workflowId !== openOnStart) void persistence.open(openOnStart);
+      }),
+    [openOnStart, persistence],
+  );
 
   useEffect(() => {
     const stopAutosave = startAutosave(persistence);
@@ -135,9 +155,10 @@ function Workspace() {
         onPreferences={() => setPanel("preferences")}
         onShortcuts={() => setPanel("shortcuts")}
         onSignIn={() => setPanel("sign-in")}
+        onShare={() => setPanel("share")}
       />
       <div className="workspace">
-        <aside className="sidebar">
+        <aside className="sidebar" hidden={viewOnly}>
           <div className="tabs" role="tablist" aria-label="Sidebar">
             <button
               type="button"
@@ -175,6 +196,9 @@ function Workspace() {
         {panel === "shortcuts" ? <ShortcutSheet onClose={() => setPanel(null)} /> : null}
         {panel === "sign-in" ? <SignInDialog onClose={() => setPanel(null)} /> : null}
         {panel === "api-tokens" ? <ApiTokensDialog onClose={() => setPanel(null)} /> : null}
+        {panel === "share" && cloudWorkflow ? (
+          <ShareDialog workflowId={cloudWorkflow} onClose={() => setPanel(null)} />
+        ) : null}
         {panel === "run-history" && cloudWorkflow ? (
           <RunHistory workflowId={cloudWorkflow} onClose={() => setPanel(null)} />
         ) : null}
@@ -190,7 +214,7 @@ function Workspace() {
 }
 
 /** The editor: one document store, the React Flow provider, the shell. */
-export function Editor() {
+export function Editor({ openOnStart }: { openOnStart?: string } = {}) {
   const store = useMemo(() => createDocumentStore(), []);
   const persistence = useMemo(() => createPersistence(store), [store]);
   const runner = useMemo(
@@ -233,7 +257,7 @@ export function Editor() {
       <PersistenceProvider value={persistence}>
         <RunnerProvider value={runner}>
           <ReactFlowProvider>
-            <Workspace />
+            <Workspace openOnStart={openOnStart} />
           </ReactFlowProvider>
         </RunnerProvider>
       </PersistenceProvider>

@@ -19,6 +19,7 @@ interface Props {
   onPreferences(): void;
   onShortcuts(): void;
   onSignIn(): void;
+  onShare(): void;
 }
 
 /** Name, save state, undo/redo, files, account (UX.md top bar). */
@@ -28,6 +29,7 @@ export const TopBar = memo(function TopBar({
   onPreferences,
   onShortcuts,
   onSignIn,
+  onShare,
 }: Props) {
   const canUndo = useDocument((state) => state.past.length > 0);
   const canRedo = useDocument((state) => state.future.length > 0);
@@ -37,6 +39,9 @@ export const TopBar = memo(function TopBar({
   const user = useWorkspace((state) => state.user);
   const isAdmin = useWorkspace((state) => state.isAdmin);
   const cloudWorkflow = useWorkspace((state) => state.location === "cloud" && state.workflowId);
+  // Opened through a share link: the owner's sharing, runs and queue are not this tab's.
+  const shareRole = useWorkspace((state) => state.share?.role ?? null);
+  const viewOnly = shareRole === "view";
   const persistence = usePersistence();
   const runner = useRunner();
   const fileInput = useRef<HTMLInputElement>(null);
@@ -48,9 +53,15 @@ export const TopBar = memo(function TopBar({
         className="workflow-name"
         aria-label="Workflow name"
         value={name}
+        readOnly={viewOnly}
         onChange={(event) => persistence.setName(event.target.value)}
       />
-      <SaveStatus />
+      {shareRole ? (
+        <span className="share-badge" title="You opened this workflow through a share link">
+          {viewOnly ? "View only" : "Shared with you · can edit"}
+        </span>
+      ) : null}
+      {viewOnly ? null : <SaveStatus />}
       <div className="top-actions">
         <button
           type="button"
@@ -76,15 +87,19 @@ export const TopBar = memo(function TopBar({
         >
           ↷
         </button>
-        <button type="button" onClick={() => void persistence.save()} title="Save (Ctrl/⌘ + S)">
-          Save
-        </button>
+        {viewOnly ? null : (
+          <button type="button" onClick={() => void persistence.save()} title="Save (Ctrl/⌘ + S)">
+            Save
+          </button>
+        )}
         <button type="button" onClick={() => void persistence.exportFile()}>
           Export
         </button>
-        <button type="button" onClick={() => fileInput.current?.click()}>
-          Import
-        </button>
+        {shareRole ? null : (
+          <button type="button" onClick={() => fileInput.current?.click()}>
+            Import
+          </button>
+        )}
         <input
           ref={fileInput}
           type="file"
@@ -97,15 +112,32 @@ export const TopBar = memo(function TopBar({
             event.target.value = "";
           }}
         />
+        {shareRole ? null : (
+          <button
+            type="button"
+            onClick={() => void runner.runGraph(null)}
+            title="Run every node in dependency order; unchanged nodes keep their results"
+          >
+            Run all
+          </button>
+        )}
+        {shareRole ? null : (
+          <button
+            type="button"
+            disabled={!cloudWorkflow}
+            onClick={onShare}
+            title={
+              cloudWorkflow
+                ? "Share links (view, run, edit) and the workflow's app"
+                : "Save the workflow to your account to share it"
+            }
+          >
+            Share
+          </button>
+        )}
         <button
           type="button"
-          onClick={() => void runner.runGraph(null)}
-          title="Run every node in dependency order; unchanged nodes keep their results"
-        >
-          Run all
-        </button>
-        <button
-          type="button"
+          hidden={Boolean(shareRole)}
           disabled={!cloudWorkflow}
           onClick={onRunHistory}
           title={

@@ -14,8 +14,8 @@ export function startAutosave(persistence: Persistence): () => void {
     const { autoSaveEnabled, autoSaveInterval } = usePreferences.getState();
     if (!autoSaveEnabled) return;
     timer = setInterval(() => {
-      const { dirty, save } = useWorkspace.getState();
-      if (dirty && save.state !== "saving") void persistence.save();
+      const { dirty, save, share } = useWorkspace.getState();
+      if (dirty && save.state !== "saving" && share?.role !== "view") void persistence.save();
     }, Math.max(1, autoSaveInterval) * 60_000);
   };
   schedule();

@@ -1,4 +1,5 @@
 import { LIMITS } from "@atelier/core";
+import { withShareQuery } from "../../services/share-session.ts";
 import { useWorkspace } from "../workspace/store.ts";
 import { conflictFound, connectionChanged } from "../workspace/sync-status.ts";
 
@@ -19,16 +20,20 @@ export function followChanges(commands: Commands): void {
   let streamFor: string | null = null;
 
   const watch = () => {
-    const { workflowId, location } = workspace.getState();
-    const target = location === "cloud" ? workflowId : null;
+    const { workflowId, location, share, user } = workspace.getState();
+    // A signed-out visitor of a view link has no session for the stream: no live reload.
+    const target = location === "cloud" && (user || !share) ? workflowId : null;
     if (target === streamFor) return;
     stream?.close();
     stream = null;
     streamFor = target;
     if (!target || typeof EventSource === "undefined") return;
-    stream = new EventSource(`/api/workflows/${encodeURIComponent(target)}/events`, {
-      withCredentials: true,
-    });
+    stream = new EventSource(
+      withShareQuery(`/api/workflows/${encodeURIComponent(target)}/events`),
+      {
+        withCredentials: true,
+      },
+    );
     stream.addEventListener("updated", (event) => {
       const { updated_at: updatedAt } = JSON.parse((event as MessageEvent<string>).data) as {
         updated_at: string;
@@ -45,7 +50,12 @@ export function followChanges(commands: Commands): void {
     });
   };
   workspace.subscribe((state, before) => {
-    if (state.workflowId !== before.workflowId || state.location !== before.location) watch();
+    if (
+      state.workflowId !== before.workflowId ||
+      state.location !== before.location ||
+      state.user !== before.user
+    )
+      watch();
   });
   // This loads after the editor starts: catch up with a workflow opened or a connection
   // lost meanwhile.

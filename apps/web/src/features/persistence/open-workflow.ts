@@ -3,7 +3,7 @@ import { ApiError } from "../../services/api.ts";
 import { notify } from "../../ui/notify.ts";
 import type { DocumentGraph } from "../document/types.ts";
 import { usePreferences } from "../preferences/store.ts";
-import { opened } from "../workspace/store.ts";
+import { opened, useWorkspace } from "../workspace/store.ts";
 import { loadingStep } from "../workspace/sync-status.ts";
 import { LAST_WORKFLOW_KEY, local, locationOf } from "./document-io.ts";
 import { fetchWorkflow, LOAD_STEPS } from "./load-workflow.ts";
@@ -46,8 +46,11 @@ export async function openWorkflow(target: OpenTarget, id: string): Promise<void
     if (recovered) notify.info("Workflow was partially corrupted. Some data may be missing.");
     if (found.location === "cloud" && found.fromDevice)
       notify.info("The server is slow to answer: opened the copy kept on this device.");
-    localStorage.setItem(LAST_WORKFLOW_KEY, id);
-    usePreferences.getState().rememberRecent({ id, name: found.name, accessedAt: Date.now() });
+    // Someone else's workflow opened through a link is not this browser's to reopen.
+    if (!useWorkspace.getState().share) {
+      localStorage.setItem(LAST_WORKFLOW_KEY, id);
+      usePreferences.getState().rememberRecent({ id, name: found.name, accessedAt: Date.now() });
+    }
   } catch (error) {
     const message = error instanceof Error ? error.message : "";
     if (message === WORKFLOW_ERRORS.notInAnyStorage(id) || error instanceof ApiError) {

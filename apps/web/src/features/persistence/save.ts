@@ -81,6 +81,10 @@ export async function saveWorkflow(
   options: SaveOptions = {},
 ): Promise<void> {
   documents.getState().flushPending();
+  if (useWorkspace.getState().share?.role === "view") {
+    notify.info("This link is view-only: changes are not saved.");
+    return;
+  }
   const { nodes, edges } = documents.getState();
   if (isLargeWorkflow(nodes.length, edges.length))
     notify.info("Saving large workflow, this may take a moment...");

@@ -38,6 +38,8 @@ export interface WorkspaceState {
   online: boolean;
   /** The current step while a workflow loads, or null. */
   loading: string | null;
+  /** The share link this tab opened the workflow through (view: read-only), or null. */
+  share: { role: "view" | "edit"; token: string } | null;
 }
 
 const IDLE = { state: "idle", progress: 0 } as const;
@@ -60,6 +62,7 @@ export const useWorkspace = create<WorkspaceState>()(() => ({
   conflict: null,
   online: typeof navigator === "undefined" ? true : navigator.onLine,
   loading: null,
+  share: null,
 }));
 
 const set = useWorkspace.setState;
@@ -67,6 +70,9 @@ const set = useWorkspace.setState;
 /** The session is known: a signed-in user (and whether an admin), or null when signed out. */
 export const sessionChanged = (user: SessionUser | null, isAdmin: boolean) =>
   set({ user, isAdmin });
+
+/** The tab works through a share link from now on (set before the workflow opens). */
+export const sharedLinkOpened = (share: WorkspaceState["share"]) => set({ share });
 
 /** A workflow (or an empty canvas) is now open, clean or not, with no save under way. */
 export const opened = (workflow: OpenedWorkflow) =>
