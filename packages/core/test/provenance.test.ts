@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  nodeFromProvenance,
   type Provenance,
   parseProvenance,
   provenanceXmp,
@@ -20,7 +21,11 @@ const provenance: Provenance = {
   cost: null,
 };
 
-const utf8 = (text: string) => Uint8Array.from(Buffer.from(text, "utf8"));
+/** UTF-8 bytes (core's tests are typed without Node or DOM encoders). */
+const utf8 = (text: string) =>
+  Uint8Array.from(encodeURIComponent(text).match(/%[0-9A-F]{2}|./gi) ?? [], (part) =>
+    part.length === 3 ? Number.parseInt(part.slice(1), 16) : part.charCodeAt(0),
+  );
 
 /** A PNG's chunk (CRC left zero: the reader does not need it). */
 function chunk(type: string, data: Uint8Array) {
@@ -66,5 +71,24 @@ describe("provenance read from a file's bytes", () => {
     expect(packet).not.toContain("<b>");
     const bytes = Uint8Array.from([0xff, 0xd8, 0xff, 0xe1, ...utf8(packet), 0xff, 0xd9]);
     expect(readEmbeddedProvenance(bytes)).toEqual(provenance);
+  });
+});
+
+describe("the node a provenance record recreates", () => {
+  it("keeps the node type's parameters whose values pass, with prompt and seed", () => {
+    const node = nodeFromProvenance({
+      ...provenance,
+      parameters: { numImages: 2, outputFormat: "gif", unknown: 1, raw: true },
+    });
+    expect(node).toEqual({
+      type: "flux-pro",
+      values: { numImages: 2, raw: true, prompt: provenance.prompt, seed: 42 },
+    });
+  });
+
+  it("answers null for a type the catalogue lacks or that never runs", () => {
+    expect(nodeFromProvenance({ ...provenance, model: "no-such-node" })).toBeNull();
+    expect(nodeFromProvenance({ ...provenance, model: "notepad" })).toBeNull();
+    expect(nodeFromProvenance({ ...provenance, model: null })).toBeNull();
   });
 });

@@ -11,3 +11,4 @@ export function readEmbeddedProvenance(bytes: Uint8Array): Provenance | null {
   const found = json ?? readXmpProvenance(bytes);
   return found === null ? null : parseProvenance(found);
 }
+export { nodeFromProvenance } from "./apply.ts";
