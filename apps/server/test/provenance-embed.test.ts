@@ -48,6 +48,11 @@ describe("provenance embedded without re-encoding", () => {
       "image/jpeg",
       () => picture(3).jpeg().withXmp('<x:xmpmeta xmlns:x="adobe:ns:meta/"/>').toBuffer(),
     ],
+    [
+      "jpeg with EXIF (orientation)",
+      "image/jpeg",
+      () => picture(3).jpeg().withMetadata({ orientation: 6 }).toBuffer(),
+    ],
   ];
   for (const [label, mimeType, make] of formats)
     it(`${label}: XMP that sharp reads back, the same pixels, and inspection passes`, async () => {
@@ -62,6 +67,11 @@ describe("provenance embedded without re-encoding", () => {
         [original, body].map((bytes) => sharp(bytes).raw().toBuffer()),
       );
       expect(after?.equals(before as Buffer)).toBe(true);
+      // Other metadata stays as it was (EXIF's orientation first of all).
+      const [was, is] = await Promise.all([original, body].map((bytes) => sharp(bytes).metadata()));
+      expect([is.orientation, is.exif?.length]).toEqual([was.orientation, was.exif?.length]);
+      if (was.exif && mimeType === "image/jpeg")
+        expect(body.indexOf("Exif\0\0")).toBeLessThan(body.indexOf("http://ns.adobe.com/xap/"));
       const extension = mimeType === "image/jpeg" ? "jpg" : "webp";
       await expect(inspectUpload(body, extension)).resolves.toMatchObject({ mimeType });
     });

@@ -4,6 +4,9 @@ import { dropOnPane } from "./drop.ts";
 
 const PROMPT = "a red fox in the snow";
 
+// Tall enough for the generator's whole form, its result and the provenance in one shot.
+test.use({ viewport: { width: 1280, height: 1700 } });
+
 /** The value a provenance field shows, by its label. */
 const field = (panel: Locator, label: string) =>
   panel
@@ -33,17 +36,22 @@ test("a generated PNG carries its provenance: shown under the result, re-run exa
   const output = node.locator(".node-output img").first();
   await expect(output).toHaveAttribute("src", /\/api\/media\/file\/.+\.png$/);
   const src = (await output.getAttribute("src")) as string;
+  // The image decodes a moment after its node says Done: the layout settles first.
+  await expect
+    .poll(() => output.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+    .toBe(true);
 
   // The result view reads the provenance from the file.
-  await node.getByText("How it was made").click();
   const panel = node.locator(".provenance");
+  await panel.getByText("How it was made").click();
+  await expect(panel).toHaveAttribute("open", "");
   await expect(field(panel, "Model")).toHaveText("flux-pro");
   await expect(field(panel, "Provider")).toHaveText("local");
   await expect(field(panel, "Seed")).toHaveText("1234");
   await expect(field(panel, "Prompt")).toHaveText(PROMPT);
   await expect(field(panel, "Parameters")).toContainText("model: v1.1");
   await expect(field(panel, "Created")).not.toHaveText("—");
-  await panel.screenshot({ path: "test-results/screens/provenance-panel.png" });
+  await canvas.shot("provenance-panel");
 
   // Re-run exactly: the seed edited since goes back, and the run sends the recorded values.
   await seed.fill("99");

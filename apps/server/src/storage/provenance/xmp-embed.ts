@@ -11,6 +11,10 @@ const JPEG_SEGMENT_MAX = 0xffff;
 const isJpegXmp = (segment: Buffer) =>
   segment[1] === 0xe1 && segment.subarray(4, 4 + JPEG_XMP_HEADER.length).equals(JPEG_XMP_HEADER);
 
+const JPEG_EXIF_HEADER = Buffer.from("Exif\0\0", "latin1");
+const isJpegExif = (segment: Buffer) =>
+  segment[1] === 0xe1 && segment.subarray(4, 4 + JPEG_EXIF_HEADER.length).equals(JPEG_EXIF_HEADER);
+
 /** The JPEG with our XMP segment in place of any it had (one XMP packet per file). */
 export function withJpegXmp(jpeg: Buffer, xmp: string): Buffer | null {
   if (jpeg[0] !== 0xff || jpeg[1] !== 0xd8) return null;
@@ -27,9 +31,9 @@ export function withJpegXmp(jpeg: Buffer, xmp: string): Buffer | null {
     at = end;
   }
   const kept = segments.filter((segment) => !isJpegXmp(segment));
-  // JFIF wants its APP0 segment first: the XMP segment goes after it.
-  const app0 = kept.findIndex((segment) => segment[1] !== 0xe0);
-  const split = app0 === -1 ? kept.length : app0;
+  // JFIF's APP0 and Exif's APP1 each want to come first: the XMP segment goes after them.
+  const leading = kept.findIndex((segment) => segment[1] !== 0xe0 && !isJpegExif(segment));
+  const split = leading === -1 ? kept.length : leading;
   const ours = Buffer.concat([
     Buffer.from([0xff, 0xe1, length >> 8, length & 0xff]),
     JPEG_XMP_HEADER,
