@@ -164,6 +164,17 @@ describe("provenance on every generated file", () => {
       });
       expect(provenance.parameters).not.toHaveProperty("prompt");
     }
+    // Deleting the file deletes its sidecar with it.
+    const listed = await client.json<{ media: { id: string; url: string; file_path: string }[] }>(
+      "GET",
+      "/api/media?workflowId=temporary",
+    );
+    const video = listed.body.media.find((row) => row.file_path.endsWith(".webm"));
+    expect(video).toBeDefined();
+    const removed = await client.json("DELETE", `/api/media/${video?.id}`);
+    expect(removed.status).toBe(200);
+    expect((await fetch(`${video?.url}.atelier.json`)).status).toBe(404);
+    expect(await server.ctx.store.get(`${video?.file_path}.atelier.json`)).toBeNull();
     // A sidecar is served only for a file the manifest knows.
     const stranger = await fetch(
       `${server.url}/api/media/file/nobody/temporary/x.webm.atelier.json`,
