@@ -7,6 +7,7 @@ export * from "./graph/index.ts";
 export * from "./limits.ts";
 export * from "./ports/index.ts";
 export * from "./processing/index.ts";
+export * from "./provenance/index.ts";
 export * from "./schema/index.ts";
 export * from "./serialization/index.ts";
 export * from "./validation/index.ts";

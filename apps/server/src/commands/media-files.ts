@@ -1,3 +1,4 @@
+import { PROVENANCE_SIDECAR_SUFFIX } from "@atelier/core";
 import { and, eq } from "drizzle-orm";
 import type { AppDb } from "../db/client.ts";
 import { workflowMediaManifest } from "../db/schema.ts";
@@ -32,18 +33,21 @@ export async function getOwnMediaRow(db: AppDb, userId: string, id: string): Pro
 
 /**
  * A stored file by its unguessable path (public, SPEC §7) with its recorded type; 404 when
- * no manifest row names it or storage no longer has it.
+ * no manifest row names it or storage no longer has it. `<path>.atelier.json` is the
+ * file's provenance sidecar (video, audio, 3D results): served while the file is.
  */
 export async function readMediaFile(db: AppDb, store: BlobStore, path: string) {
+  const sidecar = path.endsWith(PROVENANCE_SIDECAR_SUFFIX);
+  const filePath = sidecar ? path.slice(0, -PROVENANCE_SIDECAR_SUFFIX.length) : path;
   const [row] = await db
     .select({ mimeType: workflowMediaManifest.mimeType })
     .from(workflowMediaManifest)
-    .where(eq(workflowMediaManifest.filePath, path))
+    .where(eq(workflowMediaManifest.filePath, filePath))
     .limit(1);
   if (!row) throw new NotFoundError("Not found");
   const blob = await store.get(path);
   if (!blob) throw new NotFoundError("Not found");
-  return { mimeType: row.mimeType, blob };
+  return { mimeType: sidecar ? "application/json" : row.mimeType, blob };
 }
 
 /**

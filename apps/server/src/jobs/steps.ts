@@ -8,6 +8,7 @@ import { ProviderError, type ProviderStatus } from "../providers/provider.ts";
 import type { ProviderRegistry } from "../providers/registry.ts";
 import { OutboundFetchError } from "../providers/safe-fetch.ts";
 import { announceJobChange } from "../realtime/events.ts";
+import { loadProvenance } from "../storage/provenance/record.ts";
 import { firstCheckMs, nextCheckMs, pollDelayMs } from "./cadence.ts";
 import { JOB_LOG_LINES, newLogLines } from "./logs.ts";
 import { presentOutputs } from "./outputs.ts";
@@ -218,7 +219,8 @@ async function fetchResult(deps: StepDeps, job: JobRow) {
     outputs: definition.outputs,
     request: (job.input.request ?? {}) as Record<string, unknown>,
   });
-  const stored = await storeResultMedia(deps.sink, job, result.media);
+  const provenance = result.media.length > 0 ? await loadProvenance(deps.db, job) : null;
+  const stored = await storeResultMedia(deps.sink, job, result.media, provenance);
   const { outputs, outputValues } = presentOutputs(definition, stored, result.values);
   await finish(deps, job, { status: "COMPLETED", outputs, outputValues });
 }

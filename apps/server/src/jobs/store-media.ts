@@ -1,4 +1,9 @@
-import { extensionForMimeType, LIMITS } from "@atelier/core";
+import {
+  extensionForMimeType,
+  LIMITS,
+  PROVENANCE_SIDECAR_SUFFIX,
+  type Provenance,
+} from "@atelier/core";
 import { fileTypeFromBuffer } from "file-type";
 import type { AppDb } from "../db/client.ts";
 import type { ResultMedia } from "../providers/provider.ts";
@@ -6,6 +11,7 @@ import type { SafeFetcher } from "../providers/safe-fetch.ts";
 import type { BlobStore } from "../storage/blob-store.ts";
 import { inspectUpload } from "../storage/inspect.ts";
 import { mediaPath, recordMedia, TEMPORARY_WORKFLOW_ID } from "../storage/media-manifest.ts";
+import { embedProvenance } from "../storage/provenance/embed.ts";
 import type { StoredOutput } from "./outputs.ts";
 
 export interface MediaSink {
@@ -28,12 +34,14 @@ async function extensionOf(bytes: Uint8Array, declared: string | null | undefine
 /**
  * Copies a result's media into our storage at once (provider URLs expire within the hour):
  * downloaded through the SSRF-safe fetcher, checked like an upload, stored under
- * `{userId}/{workflowId}/…` with a manifest row.
+ * `{userId}/{workflowId}/…` with a manifest row. A generated file carries its `provenance`
+ * (inline inputs stored on a run's way in have none).
  */
 export async function storeResultMedia(
   sink: MediaSink,
   job: { userId: string; workflowId: string | null; nodeId: string },
   media: readonly ResultMedia[],
+  provenance: Provenance | null = null,
 ): Promise<StoredOutput[]> {
   const stored: StoredOutput[] = [];
   const workflowId = job.workflowId ?? TEMPORARY_WORKFLOW_ID;
@@ -51,12 +59,18 @@ export async function storeResultMedia(
     const extension = (await extensionOf(bytes, declared)) as string;
     const inspected = await inspectUpload(Buffer.from(bytes), extension);
     const path = mediaPath(job.userId, workflowId, extension);
-    await sink.store.put(path, inspected.body, inspected.mimeType);
+    const { body, sidecar } = provenance
+      ? embedProvenance(inspected.body, inspected.mimeType, provenance)
+      : { body: inspected.body, sidecar: null };
+    // The sidecar first: once the manifest row exists the file is served, and so is it.
+    if (sidecar)
+      await sink.store.put(`${path}${PROVENANCE_SIDECAR_SUFFIX}`, sidecar, "application/json");
+    await sink.store.put(path, body, inspected.mimeType);
     await recordMedia(sink.db, {
       workflowId,
       userId: job.userId,
       filePath: path,
-      fileSize: inspected.body.length,
+      fileSize: body.length,
       mimeType: inspected.mimeType,
       nodeId: job.nodeId,
       outputKey: item.output,

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { formatMediaRef } from "@atelier/core";
+import { formatMediaRef, PROVENANCE_SIDECAR_SUFFIX } from "@atelier/core";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { AppDb } from "../db/client.ts";
 import { workflowMediaManifest, workflows } from "../db/schema.ts";
@@ -75,7 +75,7 @@ export async function refreshMediaRefs(db: AppDb, workflowId: string): Promise<v
   await db.update(workflows).set({ mediaRefs: refs }).where(eq(workflows.id, workflowId));
 }
 
-/** Deletes from storage each of `paths` that no manifest row names any more. */
+/** Deletes from storage each of `paths` that no manifest row names any more, with its sidecar. */
 export async function removeUnreferencedFiles(
   db: AppDb,
   store: BlobStore,
@@ -88,5 +88,9 @@ export async function removeUnreferencedFiles(
     .from(workflowMediaManifest)
     .where(inArray(workflowMediaManifest.filePath, unique));
   const used = new Set(still.map((entry) => entry.filePath));
-  await store.delete(unique.filter((path) => !used.has(path)));
+  await store.delete(
+    unique
+      .filter((path) => !used.has(path))
+      .flatMap((path) => [path, `${path}${PROVENANCE_SIDECAR_SUFFIX}`]),
+  );
 }

@@ -4,6 +4,7 @@ export * from "./constants.ts";
 export * from "./folders.ts";
 export * from "./generate.ts";
 export * from "./media.ts";
+export * from "./provenance.ts";
 export * from "./queue.ts";
 export * from "./runs.ts";
 export * from "./shares.ts";

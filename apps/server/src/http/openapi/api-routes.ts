@@ -160,7 +160,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   media("POST /api/media", "Upload a file (signed out: to the temporary workflow only)", "optional", { multipart: zMediaUploadFields, status: 201, response: zMediaUploadResponse }),
   media("GET /api/media", "A workflow's media", "account", { query: z.object({ workflowId: z.string().min(1) }) }),
   media("DELETE /api/media/:id", "Delete an uploaded file", "account", { response: zSuccessResponse }),
-  media("GET /api/media/file/*", "A stored file, by its unguessable path", "public", { docPath: "/api/media/file/{path}", produces: "application/octet-stream" }),
+  media("GET /api/media/file/*", "A stored file, by its unguessable path (with `.atelier.json` appended: a generated file's provenance sidecar)", "public", { docPath: "/api/media/file/{path}", produces: "application/octet-stream" }),
 
   docs("GET /api/openapi.json", "This document", "public"),
   docs("GET /api/docs", "The API reference page", "public", { produces: "text/html" }),

@@ -180,7 +180,11 @@ export function Canvas() {
       const at = target ? { x: target.position.x - 360, y: target.position.y } : position;
       // The upload pipeline loads with the first drop, not with the editor.
       void import("../uploads/drop-upload.ts").then(async ({ dropUpload, wireIntoNode }) => {
-        const dropped = await dropUpload(files, at, { documents: store });
+        // On the pane, an Atelier PNG recreates its generator; on a node, it fills an input.
+        const dropped = await dropUpload(files, at, {
+          documents: store,
+          recreateGenerators: !target,
+        });
         if (target) wireIntoNode(store, target.id, dropped);
       });
     },

@@ -22,6 +22,9 @@ const MediaPreview = lazy(() =>
   import("./viewers/MediaPreview.tsx").then((module) => ({ default: module.MediaPreview })),
 );
 
+// "How it was made" (provenance read from the result's file) loads with the first result too.
+const ProvenancePanel = lazy(() => import("../runs/ProvenancePanel.tsx"));
+
 import { UploadProgress } from "./UploadProgress.tsx";
 
 /**
@@ -175,6 +178,16 @@ export const GenericNode = memo(function GenericNode({
           ) : (
             <span className="muted">No output yet</span>
           )}
+          {definition.run.kind !== "none" && data.outputs && status !== "processing" ? (
+            <Suspense fallback={null}>
+              <ProvenancePanel
+                key={JSON.stringify(data.outputs)}
+                id={id}
+                type={type}
+                outputs={data.outputs}
+              />
+            </Suspense>
+          ) : null}
           <ResultHistory
             id={id}
             history={data.history as HistoryEntry[] | undefined}

@@ -17,6 +17,7 @@ import { usePreferences } from "../preferences/store.ts";
 import { useWorkspace, type WorkspaceState } from "../workspace/store.ts";
 import { compressForUpload } from "./compress-image.ts";
 import { runUploadQueue, type UploadItem, type UploadQueueOptions } from "./media-uploads.ts";
+import { recreateFromPng } from "./provenance-drop.ts";
 
 /** The workflow a signed-out user (or an unsaved workflow) uploads for (SPEC §6). */
 export { TEMPORARY_WORKFLOW_ID };
@@ -84,6 +85,11 @@ export interface DropUploadOptions {
   queueOptions?: UploadQueueOptions;
   /** Defaults to an error toast. */
   onError?: (message: string) => void;
+  /**
+   * An Atelier PNG (one with an `atelier` provenance chunk) recreates the node that made it
+   * instead of being uploaded. Off when the drop fills a node's input.
+   */
+  recreateGenerators?: boolean;
 }
 
 /** What became of one dropped file (results come in drop order). */
@@ -162,7 +168,21 @@ export async function dropUpload(
 
   const results: DroppedFile[] = [];
   const pending: Pending[] = [];
+  // Nodes this drop placed so far: each next one is fanned out from the drop point.
+  let placed = 0;
+  const nextPlace = () => {
+    const offset = placed * FAN_OUT;
+    return { x: position.x + offset, y: position.y + offset };
+  };
   for (const [index, file] of files.entries()) {
+    if (options.recreateGenerators) {
+      const recreated = await recreateFromPng(file, nextPlace(), documents);
+      if (recreated) {
+        placed++;
+        results[index] = { name: file.name, nodeId: recreated, url: null, error: null };
+        continue;
+      }
+    }
     const problem = validateUpload(file);
     const kind = mediaKindOf(file);
     if (problem || !kind) {
@@ -175,10 +195,8 @@ export async function dropUpload(
       };
       continue;
     }
-    const offset = pending.length * FAN_OUT;
-    const node = documents
-      .getState()
-      .addNode(UPLOAD_NODE_TYPE, { x: position.x + offset, y: position.y + offset });
+    const node = documents.getState().addNode(UPLOAD_NODE_TYPE, nextPlace());
+    placed++;
     patch(node.id, (data) => ({
       ...data,
       label: file.name,
