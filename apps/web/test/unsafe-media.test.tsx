@@ -97,6 +97,12 @@ describe("media from workflow data passes the URL allow-list before the page see
     expect(container.querySelectorAll("img, video, audio, a")).toHaveLength(0);
   });
 
+  it("a node whose outputs are all safe shows no blocked-address note", async () => {
+    render(<MediaPreview outputs={{ imageUrl: PNG }} />);
+    expect((await screen.findByAltText("Output")).getAttribute("src")).toBe(PNG);
+    expect(screen.queryByRole("note")).toBeNull();
+  });
+
   it("shows SVG data inside an image but never offers it as a download", async () => {
     const { container } = render(<MediaPreview outputs={{ images: [SVG, HOSTILE[0]] }} />);
     expect((await screen.findByAltText("Output")).getAttribute("src")).toBe(SVG);

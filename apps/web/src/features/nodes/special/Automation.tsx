@@ -24,7 +24,7 @@ function Result({ value, label }: { value: string; label: string }) {
   const kind = MEDIA.test(value) ? "image" : VIDEO.test(value) ? "video" : null;
   if (!kind) return <span className="automation-text">{value.slice(0, 160)}</span>;
   const src = mediaSrc(value, kind);
-  if (!src) return <BlockedNote />;
+  if (!src) return <BlockedNote count={1} />;
   if (kind === "image") return <img src={src} alt={label} loading="lazy" />;
   return (
     <video src={src} controls preload="metadata">

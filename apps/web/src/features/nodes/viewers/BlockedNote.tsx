@@ -1,7 +1,7 @@
 import { BLOCKED_MEDIA } from "./safe-url.ts";
 
 /** Said in place of media whose address the allow-list dropped (`count` of them). */
-export function BlockedNote({ count = 1 }: { count?: number }) {
+export function BlockedNote({ count }: { count: number }) {
   if (count <= 0) return null;
   return (
     <p className="media-blocked" role="note">

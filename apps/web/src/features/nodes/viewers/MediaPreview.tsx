@@ -94,7 +94,7 @@ export function groupOutputMedia(outputs: Record<string, unknown> | undefined): 
 
 function MediaGroup({ kind, urls, still, blocked }: Group) {
   const [index, setIndex] = useState(0);
-  if (urls.length === 0) return <BlockedNote count={blocked} />;
+  if (urls.length === 0) return <BlockedNote count={blocked ?? 0} />;
   const url = urls[Math.min(index, urls.length - 1)] ?? "";
   const Viewer = VIEWERS[kind];
   return (
@@ -119,7 +119,7 @@ function MediaGroup({ kind, urls, still, blocked }: Group) {
           ))}
         </fieldset>
       ) : null}
-      <BlockedNote count={blocked} />
+      <BlockedNote count={blocked ?? 0} />
     </div>
   );
 }
