@@ -44,12 +44,13 @@ export const storageUrlOfPath = (origin: string, path: string) =>
 /** The absolute URL when `value` is a URL of stored media (any host), else null. */
 export function storageUrlOf(value: string, origin: string): string | null {
   if (value.startsWith(MEDIA_FILE_PATH)) return `${trimSlash(origin)}${value}`;
-  if (!/^https?:\/\//i.test(value)) return null;
-  try {
-    return new URL(value).pathname.startsWith(MEDIA_FILE_PATH) ? value : null;
-  } catch {
-    return null;
-  }
+  return urlPathOf(value)?.startsWith(MEDIA_FILE_PATH) ? value : null;
+}
+
+/** The path of an absolute http(s) URL ("/" when it has none), or null. Core has no `URL`. */
+export function urlPathOf(value: string): string | null {
+  const match = /^https?:\/\/[^/?#\s]+(\/[^?#]*)?/i.exec(value);
+  return match ? (match[1] ?? "/") : null;
 }
 
 /** The form a lone string refers to, or null when it is not media. */
@@ -66,6 +67,9 @@ function locationOfPath(path: string, options: MediaWalkOptions): MediaLocation 
     ? { type: "bundled", file: path }
     : { type: "storage", url: storageUrlOfPath(options.origin, path) };
 }
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 const asString = (target: MediaTarget) => (target.type === "stored" ? target.url : target.file);
 const asPath = (target: MediaTarget) => (target.type === "stored" ? target.path : target.file);
@@ -117,19 +121,26 @@ export function rewriteMediaReferences(
   options: MediaWalkOptions,
   visit: MediaVisitor,
 ): SavedWorkflow {
-  const nodes = saved.nodes.map((node) => ({
-    ...node,
-    data: walkValue(node.data, options, visit) as SavedNode["data"],
-  }));
-  const metadata = { ...saved.metadata };
-  if (typeof metadata.thumbnail === "string")
-    metadata.thumbnail = walkValue(metadata.thumbnail, options, visit) as string;
-  if (Array.isArray(metadata.mediaRefs))
-    metadata.mediaRefs = metadata.mediaRefs.map((ref) => walkMediaRef(ref, options, visit));
-  const rewritten: SavedWorkflow = { ...saved, nodes, metadata };
-  if (saved.mediaManifest)
+  // An imported file is walked before the load path checks it: odd shapes are left as found.
+  const nodes = saved.nodes.map((node) =>
+    isRecord(node) && "data" in node
+      ? { ...node, data: walkValue(node.data, options, visit) as SavedNode["data"] }
+      : node,
+  );
+  const rewritten: SavedWorkflow = { ...saved, nodes };
+  if (isRecord(saved.metadata)) {
+    const metadata = { ...saved.metadata };
+    if (typeof metadata.thumbnail === "string")
+      metadata.thumbnail = walkValue(metadata.thumbnail, options, visit) as string;
+    if (Array.isArray(metadata.mediaRefs))
+      metadata.mediaRefs = metadata.mediaRefs.map((ref) => walkMediaRef(ref, options, visit));
+    rewritten.metadata = metadata;
+  }
+  if (Array.isArray(saved.mediaManifest))
     rewritten.mediaManifest = saved.mediaManifest.map((entry) =>
-      walkManifestEntry(entry, options, visit),
+      isRecord(entry) && typeof entry.filePath === "string"
+        ? walkManifestEntry(entry, options, visit)
+        : entry,
     );
   return rewritten;
 }

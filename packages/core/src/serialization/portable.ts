@@ -11,7 +11,7 @@ import { LIMITS } from "../limits.ts";
 import type { SavedWorkflow } from "../schema/workflow.ts";
 import { extensionForMimeType, validateUpload } from "../validation/upload.ts";
 import { dataUrlMimeType } from "./media.ts";
-import { type MediaLocation, rewriteMediaReferences } from "./media-walk.ts";
+import { type MediaLocation, rewriteMediaReferences, urlPathOf } from "./media-walk.ts";
 import { formatMegabytes } from "./size.ts";
 
 export const PORTABLE_FORMAT = "atelier.portable-workflow";
@@ -170,7 +170,7 @@ export interface PortablePlan {
 export interface PortablePlanOptions {
   /** The origin the workflow was opened from (for relative URLs and media-ref paths). */
   origin: string;
-  /** Stored URLs to leave as links (e.g. files that could not be read). */
+  /** Stored URLs and data URLs to leave as they are (e.g. files that could not be read). */
   keep?: ReadonlySet<string>;
 }
 
@@ -196,11 +196,11 @@ function bundledMimeType(dataUrl: string): string | null {
 
 /** A file name for the zip from a URL's last path segment: letters, digits, ".", "-", "_". */
 function baseNameOf(url: string): string {
-  let last = "";
+  let last = urlPathOf(url)?.split("/").pop() ?? "";
   try {
-    last = decodeURIComponent(new URL(url).pathname.split("/").pop() ?? "");
+    last = decodeURIComponent(last);
   } catch {
-    last = "";
+    // Not percent-encoded after all: the odd characters go below.
   }
   const clean = last.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[.-]+/, "");
   return clean.slice(-80) || "media";
@@ -232,6 +232,7 @@ export function planPortableExport(
       return { type: "bundled" as const, file };
     }
     if (location.type === "embedded") {
+      if (options.keep?.has(location.dataUrl)) return undefined;
       const mimeType = bundledMimeType(location.dataUrl);
       if (!mimeType) return undefined;
       const name = `embedded.${extensionForMimeType(mimeType)}`;

@@ -82,13 +82,20 @@ export const TopBar = memo(function TopBar({
         <button type="button" onClick={() => void persistence.exportFile()}>
           Export
         </button>
+        <button
+          type="button"
+          onClick={() => void persistence.exportZip()}
+          title="Export as .zip (with media): the workflow and every file it uses, to open on another server"
+        >
+          Export .zip
+        </button>
         <button type="button" onClick={() => fileInput.current?.click()}>
           Import
         </button>
         <input
           ref={fileInput}
           type="file"
-          accept=".json,application/json"
+          accept=".json,application/json,.zip,application/zip"
           hidden
           aria-label="Import a workflow file"
           onChange={(event) => {
