@@ -1,4 +1,4 @@
-import { PORTABLE_MESSAGES, type SavedWorkflow } from "@atelier/core";
+import { PORTABLE_MESSAGES, type SavedWorkflow, serializeWorkflow } from "@atelier/core";
 import { strToU8, unzipSync, zipSync } from "fflate";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { buildPortableZip } from "../src/features/persistence/portable-export.ts";
@@ -118,6 +118,23 @@ describe("the portable .zip", () => {
       // The file that could not be read keeps its link.
       images: ["media/003-embedded.png", "/api/media/file/u1/wf/3-gone.png"],
     });
+  });
+
+  it("keeps embedded media over 1 MB as a file (a save would drop it)", async () => {
+    const big = new Uint8Array(1.5 * 1024 * 1024).map((_, index) => (index * 7) % 256);
+    let binary = "";
+    for (const byte of big) binary += String.fromCharCode(byte);
+    const dataUrl = `data:image/png;base64,${btoa(binary)}`;
+    const draft = workflow();
+    (draft.nodes[0] as { data: Record<string, unknown> }).data = { outputs: { image: dataUrl } };
+    expect(serializeWorkflow({ nodes: draft.nodes, edges: [] }).nodes[0]?.data.outputs).toEqual({});
+    const { zip } = await buildPortableZip(draft, exportDeps(), async (planned) =>
+      serializeWorkflow({ nodes: planned.nodes, edges: [] }),
+    );
+    const unpacked = unzipSync(zip);
+    const saved = JSON.parse(new TextDecoder().decode(unpacked["workflow.json"]));
+    expect(saved.nodes[0].data.outputs).toEqual({ image: "media/001-embedded.png" });
+    expect(unpacked["media/001-embedded.png"]?.length).toBe(big.length);
   });
 
   it("imports on another server: every file uploaded once, every reference moved there", async () => {

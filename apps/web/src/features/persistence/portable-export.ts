@@ -1,9 +1,15 @@
-import { LIMITS, type PortableFile, planPortableExport, type SavedWorkflow } from "@atelier/core";
+import {
+  type EditorNode,
+  LIMITS,
+  type PortableFile,
+  planPortableExport,
+  type SavedWorkflow,
+  WORKFLOW_VERSION,
+} from "@atelier/core";
 import { notify } from "../../ui/notify.ts";
 import type { DocumentStore } from "../document/store.ts";
 import { useWorkspace } from "../workspace/store.ts";
 import { loadingStep } from "../workspace/sync-status.ts";
-import { serializeCurrent } from "./document-io.ts";
 import { type PackedMedia, packPortableZip } from "./portable-zip.ts";
 
 /*
@@ -87,6 +93,7 @@ const defaults = (): PortableExportDeps => ({
 export async function buildPortableZip(
   saved: SavedWorkflow,
   deps: Pick<PortableExportDeps, "origin" | "readMedia" | "step">,
+  finish: (planned: SavedWorkflow) => Promise<SavedWorkflow> = async (planned) => planned,
 ): Promise<{ zip: Uint8Array; linksKept: number }> {
   const plan = planPortableExport(saved, { origin: deps.origin });
   const read = new Map<PortableFile, { bytes: Uint8Array; mimeType: string } | null>();
@@ -120,8 +127,9 @@ export async function buildPortableZip(
     const got = bySource.get(sourceKey(file)) as { bytes: Uint8Array; mimeType: string };
     return { file: file.file, ...got };
   });
+  const workflow = await finish(final.workflow);
   deps.step(EXPORT_STEPS.pack);
-  return { zip: packPortableZip(final.workflow, media), linksKept: unread.size };
+  return { zip: packPortableZip(workflow, media), linksKept: unread.size };
 }
 
 const sourceKey = ({ source }: PortableFile) =>
@@ -139,10 +147,27 @@ export async function exportPortableZip(
   const deps = { ...defaults(), ...overrides };
   try {
     deps.step(EXPORT_STEPS.prepare);
-    const saved = await serializeCurrent(documents);
-    const { zip, linksKept } = await buildPortableZip(saved, deps);
-    const name = exportFileName(useWorkspace.getState().name, "zip");
-    deps.download(new Blob([zip as BlobPart], { type: "application/zip" }), name);
+    const { nodes, edges } = documents.getState();
+    const { name, workflowId } = useWorkspace.getState();
+    // Planned on the canvas's own nodes, then serialized as a save is: saving drops embedded
+    // data over 1 MB, which the zip keeps as files.
+    const draft = { version: WORKFLOW_VERSION, timestamp: 0, nodes, edges, metadata: { name } };
+    const { serializer } = await import("./serializer.ts");
+    const serialize = (planned: SavedWorkflow) =>
+      serializer.serialize({
+        nodes: planned.nodes as unknown as EditorNode[],
+        edges,
+        metadata: { name, id: workflowId },
+      });
+    const { zip, linksKept } = await buildPortableZip(
+      draft as unknown as SavedWorkflow,
+      deps,
+      serialize,
+    );
+    deps.download(
+      new Blob([zip as BlobPart], { type: "application/zip" }),
+      exportFileName(name, "zip"),
+    );
     if (linksKept) notify.warning(EXPORT_MESSAGES.linksKept(linksKept));
   } catch (error) {
     console.error("Zip export failed", error);
