@@ -96,6 +96,7 @@ test("a .zip export opens on a second server with every media file uploaded ther
     new RegExp(`^${first}/api/media/file/.+\\.png$`),
   );
   await page.getByRole("textbox", { name: "Workflow name" }).fill("Boat and sketch");
+  await canvas.shot("portable-export");
 
   const download = page.waitForEvent("download");
   await page.getByRole("button", { name: "Export .zip" }).click();
