@@ -17,7 +17,9 @@ const SERVER_ENTRY = fileURLToPath(
   new URL("../../server/src/entrypoints/all-in-one.ts", import.meta.url),
 );
 // Away from the 44xx e2e ports and the 4500–4599 bench ports other runs use.
-const secondPort = Number(process.env.E2E_SECOND_PORT ?? Number(process.env.E2E_PORT ?? 4173) + 2000);
+const secondPort = Number(
+  process.env.E2E_SECOND_PORT ?? Number(process.env.E2E_PORT ?? 4173) + 2000,
+);
 const second = `http://127.0.0.1:${secondPort}`;
 let server: ChildProcess | null = null;
 let dataDir = "";
