@@ -145,6 +145,7 @@ describe("the portable .zip", () => {
       origin: B,
       upload,
       step: (message) => void steps.push(message),
+      wait: async () => {},
     });
     expect(sent).toEqual([
       { name: "001-1-cat.png", type: "image/png", bytes: [...CAT] },
@@ -173,6 +174,34 @@ describe("the portable .zip", () => {
     ]);
   });
 
+  it("waits out the server's upload rate limit (429) and goes on", async () => {
+    const { zip } = await buildPortableZip(workflow(), exportDeps());
+    const { sent, upload } = serverB();
+    let refusals = 2;
+    const limited = vi.fn<MediaUploader>(async (file, name) => {
+      if (name.startsWith("002-") && refusals-- > 0)
+        throw new ApiError(429, "Too many uploads from this address: at most 60 a minute");
+      return upload(file, name);
+    });
+    const waits: number[] = [];
+    const steps: (string | null)[] = [];
+    await unpackPortableZip(zip, {
+      origin: B,
+      upload: limited,
+      step: (message) => void steps.push(message),
+      wait: async (ms) => void waits.push(ms),
+    });
+    expect(sent.map((file) => file.name)).toEqual([
+      "001-1-cat.png",
+      "002-2-result.png",
+      "003-embedded.png",
+    ]);
+    expect(waits).toEqual([15_000, 15_000]);
+    expect(steps).toContain(
+      "Uploading media 2 of 3… (waiting: the server takes so many uploads a minute)",
+    );
+  });
+
   it("opens the imported workflow as a .json import does", async () => {
     const { zip } = await buildPortableZip(workflow(), exportDeps());
     const open = vi.fn(async (_target: unknown, _file: File) => {});
@@ -181,6 +210,7 @@ describe("the portable .zip", () => {
       origin: B,
       upload: serverB().upload,
       step: () => {},
+      wait: async () => {},
       open,
     });
     expect(notify.error).not.toHaveBeenCalled();
@@ -203,6 +233,7 @@ describe("a bad .zip is refused with its reason; nothing is uploaded or opened",
       origin: B,
       upload,
       step: (message) => void steps.push(message),
+      wait: async () => {},
       open,
     });
     expect(open).not.toHaveBeenCalled();

@@ -28,7 +28,16 @@ import { listZip, readZipEntry, readZipText } from "./portable-zip.ts";
 export const IMPORT_STEPS = {
   read: "Reading the .zip…",
   upload: (done: number, total: number) => `Uploading media ${done} of ${total}…`,
+  limited: (done: number, total: number) =>
+    `Uploading media ${done} of ${total}… (waiting: the server takes so many uploads a minute)`,
 } as const;
+
+/**
+ * A zip can hold more files than the server takes a minute (429): each refused upload waits
+ * this long and tries again, this many times, before the import gives up.
+ */
+const LIMITED_WAIT_MS = 15_000;
+const LIMITED_TRIES = 6;
 
 /** Uploads one file; answers its new URL, storage path and manifest id. */
 export type MediaUploader = (file: Blob, fileName: string) => Promise<StoredPortableFile>;
@@ -38,6 +47,8 @@ export interface PortableImportDeps {
   origin: string;
   upload: MediaUploader;
   step: (message: string | null) => void;
+  /** Waits before an upload the server refused for its rate limit is tried again. */
+  wait: (ms: number) => Promise<void>;
   /** Opens the rewritten workflow as a .json import does. */
   open: (target: OpenTarget, file: File) => Promise<void>;
 }
@@ -53,8 +64,28 @@ const defaults = (): PortableImportDeps => ({
   origin: window.location.origin,
   upload: uploadToTemporary,
   step: loadingStep,
+  wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   open: importWorkflowFile,
 });
+
+/** One upload, tried again while the server answers 429 (its per-minute limit). */
+async function uploadWithin(
+  deps: Pick<PortableImportDeps, "upload" | "step" | "wait">,
+  blob: Blob,
+  name: string,
+  limitedStep: string,
+): Promise<StoredPortableFile> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await deps.upload(blob, name);
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 429) || attempt >= LIMITED_TRIES)
+        throw error;
+      deps.step(limitedStep);
+      await deps.wait(LIMITED_WAIT_MS);
+    }
+  }
+}
 
 const reasonOf = (error: unknown) =>
   error instanceof ApiError && error.message ? error.message : "the upload failed";
@@ -66,7 +97,7 @@ const reasonOf = (error: unknown) =>
  */
 export async function unpackPortableZip(
   zip: Uint8Array,
-  deps: Pick<PortableImportDeps, "origin" | "upload" | "step">,
+  deps: Pick<PortableImportDeps, "origin" | "upload" | "step" | "wait">,
 ): Promise<string> {
   deps.step(IMPORT_STEPS.read);
   const entries = listZip(zip);
@@ -91,7 +122,8 @@ export async function unpackPortableZip(
     const name = media.file.slice(media.file.lastIndexOf("/") + 1);
     try {
       const blob = new Blob([bytes as BlobPart], { type: media.mimeType });
-      stored.set(media.file, await deps.upload(blob, name));
+      const limited = IMPORT_STEPS.limited(index + 1, total);
+      stored.set(media.file, await uploadWithin(deps, blob, name, limited));
     } catch (error) {
       throw new Error(PORTABLE_MESSAGES.uploadFailed(media.file, reasonOf(error)));
     }
