@@ -139,6 +139,21 @@ describe("planPortableExport", () => {
     expect(JSON.stringify(out).match(/\/api\/media\/file\//g)).toHaveLength(1);
   });
 
+  it("leaves stored files no upload takes (not media) as links, and says which", () => {
+    const saved = workflow();
+    (saved.nodes[0] as { data: Record<string, unknown> }).data = {
+      outputs: { image: "/api/media/file/u1/wf/4-a.png" },
+      sidecar: "/api/media/file/u1/wf/4-a.png.json",
+    };
+    const { workflow: out, files, linked } = planPortableExport(saved, { origin: ORIGIN });
+    expect(out.nodes[0]?.data).toEqual({
+      outputs: { image: "media/001-4-a.png" },
+      sidecar: "/api/media/file/u1/wf/4-a.png.json",
+    });
+    expect(files[0]?.file).toBe("media/001-4-a.png");
+    expect(linked).toEqual([`${ORIGIN}/api/media/file/u1/wf/4-a.png.json`]);
+  });
+
   it("leaves the URLs it is told to keep as links", () => {
     const keep = new Set([`${ORIGIN}/api/media/file/u1/wf/222-result.png`]);
     const { workflow: out, files } = planPortableExport(workflow(), { origin: ORIGIN, keep });

@@ -9,7 +9,12 @@
 import { z } from "zod";
 import { LIMITS } from "../limits.ts";
 import type { SavedWorkflow } from "../schema/workflow.ts";
-import { extensionForMimeType, validateUpload } from "../validation/upload.ts";
+import {
+  extensionForMimeType,
+  fileExtension,
+  kindsOfExtension,
+  validateUpload,
+} from "../validation/upload.ts";
 import { dataUrlMimeType } from "./media.ts";
 import { type MediaLocation, rewriteMediaReferences, urlPathOf } from "./media-walk.ts";
 import { formatMegabytes } from "./size.ts";
@@ -165,6 +170,11 @@ export interface PortablePlan {
   /** The workflow with each bundled reference rewritten to its file's path in the zip. */
   workflow: SavedWorkflow;
   files: PortableFile[];
+  /**
+   * Stored files left as links because no upload would take them back (not a media
+   * extension, e.g. a JSON sidecar): the import would fail on them.
+   */
+  linked: string[];
 }
 
 export interface PortablePlanOptions {
@@ -216,6 +226,7 @@ export function planPortableExport(
   options: PortablePlanOptions,
 ): PortablePlan {
   const byKey = new Map<string, PortableFile>();
+  const linked = new Set<string>();
   const fileFor = (key: string, name: string, source: PortableSource) => {
     let found = byKey.get(key);
     if (!found) {
@@ -228,8 +239,12 @@ export function planPortableExport(
   const visit = (location: MediaLocation) => {
     if (location.type === "storage") {
       if (options.keep?.has(location.url)) return undefined;
-      const file = fileFor(location.url, baseNameOf(location.url), location);
-      return { type: "bundled" as const, file };
+      const name = baseNameOf(location.url);
+      if (kindsOfExtension(fileExtension(name)).length === 0) {
+        linked.add(location.url);
+        return undefined;
+      }
+      return { type: "bundled" as const, file: fileFor(location.url, name, location) };
     }
     if (location.type === "embedded") {
       if (options.keep?.has(location.dataUrl)) return undefined;
@@ -242,7 +257,7 @@ export function planPortableExport(
     return undefined;
   };
   const workflow = rewriteMediaReferences(saved, { origin: options.origin }, visit);
-  return { workflow, files: [...byKey.values()] };
+  return { workflow, files: [...byKey.values()], linked: [...linked] };
 }
 
 /** A media file of the zip once uploaded: its new URL, storage path and manifest id. */

@@ -26,7 +26,7 @@ export const EXPORT_STEPS = {
 export const EXPORT_MESSAGES = {
   failed: "Export failed: the .zip could not be made.",
   linksKept: (count: number) =>
-    `${count} media ${count === 1 ? "file" : "files"} could not be read: the .zip keeps ${count === 1 ? "its link" : "their links"} instead.`,
+    `${count} ${count === 1 ? "file" : "files"} could not be read or ${count === 1 ? "is not media" : "are not media"}: the .zip keeps ${count === 1 ? "its link" : "their links"} instead.`,
 } as const;
 
 /** A file's bytes and type as fetched, or null when it could not be read. */
@@ -87,8 +87,9 @@ const defaults = (): PortableExportDeps => ({
 
 /**
  * The zip of a saved workflow: every stored file it references fetched (three at a time,
- * with progress), large embedded media as files of their own. A file that cannot be read
- * stays a link (and is counted in `linksKept`) rather than failing the whole export.
+ * with progress), large embedded media as files of their own. A file that cannot be read,
+ * or that no upload would take back, stays a link (counted in `linksKept`) rather than
+ * failing the whole export.
  */
 export async function buildPortableZip(
   saved: SavedWorkflow,
@@ -129,7 +130,8 @@ export async function buildPortableZip(
   });
   const workflow = await finish(final.workflow);
   deps.step(EXPORT_STEPS.pack);
-  return { zip: packPortableZip(workflow, media), linksKept: unread.size };
+  const linksKept = unread.size + final.linked.length;
+  return { zip: packPortableZip(workflow, media), linksKept };
 }
 
 const sourceKey = ({ source }: PortableFile) =>
