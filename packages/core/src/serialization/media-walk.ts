@@ -6,7 +6,7 @@
  */
 
 import type { MediaManifestEntry, SavedNode, SavedWorkflow } from "../schema/workflow.ts";
-import { isDataUrl } from "./media.ts";
+import { isDataUrl } from "./data-url.ts";
 import { formatMediaRef, parseMediaRef } from "./media-refs.ts";
 
 /** The path every stored file is served under (SPEC §7). */

@@ -15,7 +15,7 @@ import {
   kindsOfExtension,
   validateUpload,
 } from "../validation/upload.ts";
-import { dataUrlMimeType } from "./media.ts";
+import { dataUrlMimeType } from "./data-url.ts";
 import { type MediaLocation, rewriteMediaReferences, urlPathOf } from "./media-walk.ts";
 import { formatMegabytes } from "./size.ts";
 

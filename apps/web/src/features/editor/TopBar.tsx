@@ -85,7 +85,7 @@ export const TopBar = memo(function TopBar({
         <button
           type="button"
           onClick={() => void persistence.exportZip()}
-          title="Export as .zip (with media): the workflow and every file it uses, to open on another server"
+          title="Export as .zip (with media), to open on another server"
         >
           Export .zip
         </button>

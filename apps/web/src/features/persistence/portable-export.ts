@@ -4,7 +4,6 @@ import {
   type PortableFile,
   planPortableExport,
   type SavedWorkflow,
-  WORKFLOW_VERSION,
 } from "@atelier/core";
 import { notify } from "../../ui/notify.ts";
 import type { DocumentStore } from "../document/store.ts";
@@ -153,7 +152,7 @@ export async function exportPortableZip(
     const { name, workflowId } = useWorkspace.getState();
     // Planned on the canvas's own nodes, then serialized as a save is: saving drops embedded
     // data over 1 MB, which the zip keeps as files.
-    const draft = { version: WORKFLOW_VERSION, timestamp: 0, nodes, edges, metadata: { name } };
+    const draft = { nodes, edges, metadata: { name } };
     const { serializer } = await import("./serializer.ts");
     const serialize = (planned: SavedWorkflow) =>
       serializer.serialize({
