@@ -40,10 +40,13 @@ export interface PortableExportDeps {
   step: (message: string | null) => void;
 }
 
-/** Reads a stored file (the browser's session goes along for this server's files). */
+/**
+ * Reads a stored file. Files are public by their unguessable path; cookies go to this
+ * server only (a link to another host is fetched without them, and may be refused by CORS).
+ */
 export const fetchMedia: MediaReader = async (url) => {
   try {
-    const response = await fetch(url, { credentials: "include" });
+    const response = await fetch(url, { credentials: "same-origin" });
     if (!response.ok) return null;
     const mimeType = (response.headers.get("content-type") ?? "").split(";")[0]?.trim();
     return {
