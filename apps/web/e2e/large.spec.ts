@@ -56,13 +56,13 @@ test("a 6 MB workflow saves to the cloud in node batches and chunks and loads ba
   expect(batches).toHaveLength(4);
 
   const before = page.waitForEvent("download");
-  await page.getByRole("button", { name: "Export" }).click();
+  await page.getByRole("button", { name: "Export", exact: true }).click();
   const saved = JSON.parse(await readFile(await (await before).path(), "utf8"));
 
   await page.reload();
   await expect(page.getByRole("textbox", { name: "Workflow name" })).toHaveValue("Big book");
   const after = page.waitForEvent("download");
-  await page.getByRole("button", { name: "Export" }).click();
+  await page.getByRole("button", { name: "Export", exact: true }).click();
   const loaded = JSON.parse(await readFile(await (await after).path(), "utf8"));
   expect(loaded.nodes).toHaveLength(66);
   expect(loaded.nodes).toEqual(saved.nodes);

@@ -69,7 +69,7 @@ test.describe("saving and loading", () => {
     });
 
     const download = page.waitForEvent("download");
-    await page.getByRole("button", { name: "Export" }).click();
+    await page.getByRole("button", { name: "Export", exact: true }).click();
     const file = await (await download).path();
     const exported = JSON.parse(await readFile(file, "utf8"));
     expect(exported.version).toBe("1.0.0");
@@ -85,7 +85,7 @@ test.describe("saving and loading", () => {
     await expect(page.getByRole("status", { name: "Unsaved changes" })).toBeVisible();
 
     const reExport = page.waitForEvent("download");
-    await page.getByRole("button", { name: "Export" }).click();
+    await page.getByRole("button", { name: "Export", exact: true }).click();
     const again = JSON.parse(await readFile(await (await reExport).path(), "utf8"));
     expect(again.nodes).toEqual(exported.nodes);
     expect(again.edges).toEqual(exported.edges);

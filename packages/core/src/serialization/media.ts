@@ -13,15 +13,7 @@ export const MEDIA_METADATA_FIELDS = [
 
 export type MediaForm = "embedded" | "remote" | "storage";
 
-export function isDataUrl(value: unknown): value is string {
-  return typeof value === "string" && value.slice(0, 5).toLowerCase() === "data:";
-}
-
-/** The MIME type of a data URL, e.g. "video/mp4", or null. */
-export function dataUrlMimeType(value: string): string | null {
-  const match = /^data:([^;,]+)/i.exec(value);
-  return match?.[1]?.toLowerCase() ?? null;
-}
+export { dataUrlMimeType, isDataUrl } from "./data-url.ts";
 
 /**
  * Media is an embedded data string, a URL of our own storage, or any other remote URL.

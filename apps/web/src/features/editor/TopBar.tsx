@@ -95,6 +95,13 @@ export const TopBar = memo(function TopBar({
         <button type="button" onClick={() => void persistence.exportFile()}>
           Export
         </button>
+        <button
+          type="button"
+          onClick={() => void persistence.exportZip()}
+          title="Export as .zip (with media), to open on another server"
+        >
+          Export .zip
+        </button>
         {shareRole ? null : (
           <button type="button" onClick={() => fileInput.current?.click()}>
             Import
@@ -103,7 +110,7 @@ export const TopBar = memo(function TopBar({
         <input
           ref={fileInput}
           type="file"
-          accept=".json,application/json"
+          accept=".json,application/json,.zip,application/zip"
           hidden
           aria-label="Import a workflow file"
           onChange={(event) => {

@@ -22,6 +22,9 @@ const backupStore = () => import("./backups.ts");
 const opener = () => import("./open-workflow.ts");
 /** Saving and export arrive with the first save (or idle warm-up), not the first paint. */
 const saver = () => import("./save.ts");
+/** The portable .zip (fflate included) arrives with the first zip export or import. */
+const portable = () => import("./portable-export.ts");
+const portableImport = () => import("./portable-import.ts");
 /** Realtime and connectivity follow-up: nothing to do before the first paint. */
 const liveSync = () => import("./live-sync.ts");
 
@@ -143,8 +146,17 @@ export function createPersistence(documents: DocumentStore) {
       await (await saver()).exportWorkflow(documents);
     },
 
-    /** Opens a .json workflow file: dirty, with no id until saved. */
+    /** Downloads the workflow as a .zip with every media file it references. */
+    async exportZip(): Promise<void> {
+      await (await portable()).exportPortableZip(documents);
+    },
+
+    /** Opens a .json workflow file, or a .zip export with its media: dirty, no id until saved. */
     async importFile(file: File): Promise<void> {
+      if (/\.zip$/i.test(file.name) || /zip/i.test(file.type)) {
+        await (await portableImport()).importPortableZip(opening, file);
+        return;
+      }
       await (await opener()).importWorkflowFile(opening, file);
     },
 
