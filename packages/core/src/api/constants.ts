@@ -76,3 +76,27 @@ export const API_TOKEN_ERRORS = {
 
 /** Shown once, beside the new token's text. */
 export const API_TOKEN_SHOWN_ONCE = "Copy this token now. You won't see it again.";
+
+/**
+ * Share links (issue 22): the owner hands out `/s/{token}` with a role. **view** opens the
+ * canvas read-only, **run** opens the workflow's published app form, **edit** lets a signed-in
+ * person open and save. A revoked or expired link is "not found" everywhere.
+ */
+export const SHARE_ROLES = ["view", "run", "edit"] as const;
+export type ShareRole = (typeof SHARE_ROLES)[number];
+
+export const SHARE_LIMITS = {
+  /** Links one workflow may have at once. */
+  perWorkflow: 50,
+} as const;
+
+/** The header a page opened from a share link sends with its workflow and app requests. */
+export const SHARE_TOKEN_HEADER = "x-share-token";
+
+export const SHARE_MESSAGES = {
+  notFound: "Link not found or no longer shared",
+  expiryInPast: "The expiry must be in the future",
+  tooMany: `A workflow can have at most ${SHARE_LIMITS.perWorkflow} share links`,
+  signInToEdit: "Sign in to edit this workflow",
+  signInToRun: "Sign in to run this app",
+} as const;

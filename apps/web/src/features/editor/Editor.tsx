@@ -57,6 +57,9 @@ async function fixtureFromUrl(): Promise<DocumentGraph | null> {
   return generateFixture(Math.min(count, 5000)) as unknown as DocumentGraph;
 }
 
+const SharedTopBar = lazy(() =>
+  import("./SharedTopBar.tsx").then((module) => ({ default: module.SharedTopBar })),
+);
 const ShareDialog = lazy(() =>
   import("../sharing/ShareDialog.tsx").then((module) => ({ default: module.ShareDialog })),
 );
@@ -76,7 +79,8 @@ function Workspace({ openOnStart }: { openOnStart?: string | undefined }) {
   const [tab, setTab] = useState<"nodes" | "library">("nodes");
   const hasConflict = useWorkspace((state) => state.conflict !== null);
   const hasRuns = useHasRuns() || serverQueued;
-  const viewOnly = useWorkspace((state) => state.share?.role === "view");
+  const shareRole = useWorkspace((state) => state.share?.role);
+  const viewOnly = shareRole === "view";
 
   // Once per editor: who is signed in, then a fixture or the last session's work.
   const started = useRef(false);
@@ -101,16 +105,6 @@ function Workspace({ openOnStart }: { openOnStart?: string | undefined }) {
       requestAnimationFrame(() => fit(0));
     });
   }, [store, flow, persistence, openOnStart]);
-
-  // An edit link opened signed out: once signed in, the shared workflow opens.
-  useEffect(
-    () =>
-      useWorkspace.subscribe((state, before) => {
-        if (!openOnStart || state.share?.role !== "edit" || !state.user || before.user) return;
-        if (state.workflowId !== openOnStart) void persistence.open(openOnStart);
-      }),
-    [openOnStart, persistence],
-  );
 
   useEffect(() => {
     const stopAutosave = startAutosave(persistence);
@@ -149,14 +143,25 @@ function Workspace({ openOnStart }: { openOnStart?: string | undefined }) {
 
   return (
     <div className="app-shell">
-      <TopBar
-        onApiTokens={() => setPanel("api-tokens")}
-        onRunHistory={() => setPanel("run-history")}
-        onPreferences={() => setPanel("preferences")}
-        onShortcuts={() => setPanel("shortcuts")}
-        onSignIn={() => setPanel("sign-in")}
-        onShare={() => setPanel("share")}
-      />
+      {shareRole ? (
+        <Suspense fallback={<header className="top-bar" />}>
+          <SharedTopBar
+            onApiTokens={() => setPanel("api-tokens")}
+            onPreferences={() => setPanel("preferences")}
+            onShortcuts={() => setPanel("shortcuts")}
+            onSignIn={() => setPanel("sign-in")}
+          />
+        </Suspense>
+      ) : (
+        <TopBar
+          onApiTokens={() => setPanel("api-tokens")}
+          onRunHistory={() => setPanel("run-history")}
+          onPreferences={() => setPanel("preferences")}
+          onShortcuts={() => setPanel("shortcuts")}
+          onSignIn={() => setPanel("sign-in")}
+          onShare={() => setPanel("share")}
+        />
+      )}
       <div className="workspace">
         <aside className="sidebar" hidden={viewOnly}>
           <div className="tabs" role="tablist" aria-label="Sidebar">

@@ -39,9 +39,6 @@ export const TopBar = memo(function TopBar({
   const user = useWorkspace((state) => state.user);
   const isAdmin = useWorkspace((state) => state.isAdmin);
   const cloudWorkflow = useWorkspace((state) => state.location === "cloud" && state.workflowId);
-  // Opened through a share link: the owner's sharing, runs and queue are not this tab's.
-  const shareRole = useWorkspace((state) => state.share?.role ?? null);
-  const viewOnly = shareRole === "view";
   const persistence = usePersistence();
   const runner = useRunner();
   const fileInput = useRef<HTMLInputElement>(null);
@@ -53,15 +50,9 @@ export const TopBar = memo(function TopBar({
         className="workflow-name"
         aria-label="Workflow name"
         value={name}
-        readOnly={viewOnly}
         onChange={(event) => persistence.setName(event.target.value)}
       />
-      {shareRole ? (
-        <span className="share-badge" title="You opened this workflow through a share link">
-          {viewOnly ? "View only" : "Shared with you · can edit"}
-        </span>
-      ) : null}
-      {viewOnly ? null : <SaveStatus />}
+      <SaveStatus />
       <div className="top-actions">
         <button
           type="button"
@@ -87,11 +78,9 @@ export const TopBar = memo(function TopBar({
         >
           ↷
         </button>
-        {viewOnly ? null : (
-          <button type="button" onClick={() => void persistence.save()} title="Save (Ctrl/⌘ + S)">
-            Save
-          </button>
-        )}
+        <button type="button" onClick={() => void persistence.save()} title="Save (Ctrl/⌘ + S)">
+          Save
+        </button>
         <button type="button" onClick={() => void persistence.exportFile()}>
           Export
         </button>
@@ -102,11 +91,9 @@ export const TopBar = memo(function TopBar({
         >
           Export .zip
         </button>
-        {shareRole ? null : (
-          <button type="button" onClick={() => fileInput.current?.click()}>
-            Import
-          </button>
-        )}
+        <button type="button" onClick={() => fileInput.current?.click()}>
+          Import
+        </button>
         <input
           ref={fileInput}
           type="file"
@@ -119,32 +106,23 @@ export const TopBar = memo(function TopBar({
             event.target.value = "";
           }}
         />
-        {shareRole ? null : (
-          <button
-            type="button"
-            onClick={() => void runner.runGraph(null)}
-            title="Run every node in dependency order; unchanged nodes keep their results"
-          >
-            Run all
-          </button>
-        )}
-        {shareRole ? null : (
-          <button
-            type="button"
-            disabled={!cloudWorkflow}
-            onClick={onShare}
-            title={
-              cloudWorkflow
-                ? "Share links (view, run, edit) and the workflow's app"
-                : "Save the workflow to your account to share it"
-            }
-          >
-            Share
-          </button>
-        )}
         <button
           type="button"
-          hidden={Boolean(shareRole)}
+          onClick={() => void runner.runGraph(null)}
+          title="Run every node in dependency order; unchanged nodes keep their results"
+        >
+          Run all
+        </button>
+        <button
+          type="button"
+          disabled={!cloudWorkflow}
+          onClick={onShare}
+          title={cloudWorkflow ? "Share links and app" : "Save to your account to share"}
+        >
+          Share
+        </button>
+        <button
+          type="button"
           disabled={!cloudWorkflow}
           onClick={onRunHistory}
           title={

@@ -1,5 +1,6 @@
 import { SHARE_MESSAGES } from "@atelier/core";
 import { lazy, type ReactNode, Suspense, useEffect, useState } from "react";
+import { useWorkspace } from "../workspace/store.ts";
 import { enterShareLink, type ShareOpenResponse, shareFailureMessage } from "./share-actions.ts";
 
 const Editor = lazy(() =>
@@ -35,6 +36,7 @@ export function SharedLinkPage({
   app?: (slug: string, token: string) => ReactNode;
 }) {
   const [opened, setOpened] = useState<Opened>({ state: "loading" });
+  const signedIn = useWorkspace((state) => state.user !== null);
   useEffect(() => {
     let live = true;
     enterShareLink(token).then(
@@ -74,9 +76,10 @@ export function SharedLinkPage({
       );
     return <>{app(opened.appSlug, token)}</>;
   }
+  // An edit link opened signed out opens the workflow again once signed in.
   return (
     <Suspense fallback={<p className="centered">Loading the canvas…</p>}>
-      <Editor openOnStart={opened.workflowId} />
+      <Editor key={signedIn ? "in" : "out"} openOnStart={opened.workflowId} />
     </Suspense>
   );
 }
