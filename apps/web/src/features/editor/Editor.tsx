@@ -15,7 +15,14 @@ import { createLazyRunner } from "../runs/lazy-runner.ts";
 import { useServerQueue } from "../runs/queue-store.ts";
 import { useHasRuns } from "../runs/runs-store.ts";
 import { useWorkspace } from "../workspace/store.ts";
+import {
+  type AddressCommands,
+  followAddress,
+  openAtStart,
+  useMissingWorkflow,
+} from "../workspace/url-sync.ts";
 import { TopBar } from "./TopBar.tsx";
+import { WorkflowNotFound } from "./WorkflowNotFound.tsx";
 import { warmUp } from "./warm-up.ts";
 
 // Panels load on first use: they are not part of the first paint.
@@ -70,17 +77,28 @@ function Workspace() {
   );
   const [tab, setTab] = useState<"nodes" | "library">("nodes");
   const hasConflict = useWorkspace((state) => state.conflict !== null);
+  const user = useWorkspace((state) => state.user);
   const hasRuns = useHasRuns() || serverQueued;
+  const missing = useMissingWorkflow((state) => state.id !== null);
+  const address = useMemo<AddressCommands>(
+    () => ({
+      open: (id, options) => persistence.open(id, options),
+      recover: (target) => persistence.recover(target),
+      newWorkflow: () => persistence.newWorkflow(),
+      loads: () => store.getState().loads,
+    }),
+    [persistence, store],
+  );
 
-  // Once per editor: who is signed in, then a fixture or the last session's work.
-  const started = useRef(false);
+  // Once per editor: who is signed in, then a fixture or what the address names (at "/",
+  // the last session's work).
+  const started = useRef<Promise<unknown> | null>(null);
   useEffect(() => {
     if (started.current) return;
-    started.current = true;
     void persistence.refreshUser();
     warmUp();
-    void fixtureFromUrl().then(async (graph) => {
-      if (!graph) return persistence.recover();
+    started.current = fixtureFromUrl().then(async (graph) => {
+      if (!graph) return openAtStart(address);
       store.getState().load(graph);
       // Large graphs reach React Flow in steps (flow-sync.ts): fit once all are there.
       const fit = (frames: number) => {
@@ -90,7 +108,10 @@ function Workspace() {
       };
       requestAnimationFrame(() => fit(0));
     });
-  }, [store, flow, persistence]);
+  }, [store, flow, persistence, address]);
+
+  // Then the address follows the open workflow, and back/forward open the one it names.
+  useEffect(() => followAddress(address, started.current ?? Promise.resolve()), [address]);
 
   useEffect(() => {
     const stopAutosave = startAutosave(persistence);
@@ -99,6 +120,8 @@ function Workspace() {
     const onFocus = () => void persistence.refreshUser();
     window.addEventListener("focus", onFocus);
     const onKey = (event: KeyboardEvent) => {
+      // The not-found page has no workflow to save.
+      if (useMissingWorkflow.getState().id !== null) return;
       if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "s") {
         event.preventDefault();
         void persistence.save();
@@ -126,6 +149,28 @@ function Workspace() {
     },
     [flow, store],
   );
+
+  const newCanvas = () => persistence.newWorkflow();
+  if (missing) {
+    return (
+      <>
+        <WorkflowNotFound
+          onNewCanvas={newCanvas}
+          onLibrary={() => {
+            newCanvas();
+            setTab("library");
+          }}
+          onSignIn={user ? undefined : () => setPanel("sign-in")}
+        />
+        {panel === "sign-in" ? (
+          <Suspense fallback={null}>
+            <SignInDialog onClose={() => setPanel(null)} />
+          </Suspense>
+        ) : null}
+        <LazyToaster />
+      </>
+    );
+  }
 
   return (
     <div className="app-shell">

@@ -26,8 +26,26 @@ export interface OpenTarget {
 const reader = () => import("./read-graph.ts");
 const backupStore = () => import("./backups.ts");
 
+/**
+ * How an open ended: the workflow is on the canvas, it is not there for this user (unknown,
+ * deleted, another account's or on another device), or it could not be loaded.
+ */
+export type OpenOutcome = "opened" | "missing" | "failed";
+
+export interface OpenOptions {
+  /** Toast "not found" (the default); an open from the address shows a page instead. */
+  reportMissing?: boolean;
+}
+
+/** The server's answers for a workflow this user cannot have: one page says it for all. */
+const MISSING_STATUSES = new Set([400, 401, 403, 404]);
+
 /** Opens a workflow from the cloud or this browser. */
-export async function openWorkflow(target: OpenTarget, id: string): Promise<void> {
+export async function openWorkflow(
+  target: OpenTarget,
+  id: string,
+  { reportMissing = true }: OpenOptions = {},
+): Promise<OpenOutcome> {
   const step = (message: string | null) => loadingStep(message);
   try {
     const found = await fetchWorkflow(id, step);
@@ -48,15 +66,24 @@ export async function openWorkflow(target: OpenTarget, id: string): Promise<void
       notify.info("The server is slow to answer: opened the copy kept on this device.");
     localStorage.setItem(LAST_WORKFLOW_KEY, id);
     usePreferences.getState().rememberRecent({ id, name: found.name, accessedAt: Date.now() });
+    return "opened";
   } catch (error) {
     const message = error instanceof Error ? error.message : "";
-    if (message === WORKFLOW_ERRORS.notInAnyStorage(id) || error instanceof ApiError) {
+    const missing =
+      message === WORKFLOW_ERRORS.notInAnyStorage(id) ||
+      (error instanceof ApiError && MISSING_STATUSES.has(error.status));
+    if (missing) {
+      if (reportMissing) notify.error(message);
+      return "missing";
+    }
+    if (error instanceof ApiError) {
       notify.error(message);
     } else {
       console.error("Load failed", error);
       target.newWorkflow();
       notify.error("Workflow could not be loaded. Starting with an empty canvas.");
     }
+    return "failed";
   } finally {
     step(null);
   }

@@ -9,7 +9,7 @@ import { detached, edited, renamed, restored } from "../workspace/document-statu
 import { opened, sessionChanged, useWorkspace } from "../workspace/store.ts";
 import { LAST_WORKFLOW_KEY, local, locationOf, serializeCurrent } from "./document-io.ts";
 import { clearJournal, readJournal, writeExitJournal, writeJournal } from "./journal.ts";
-import type { OpenTarget } from "./open-workflow.ts";
+import type { OpenOptions, OpenOutcome, OpenTarget } from "./open-workflow.ts";
 import type { SaveOptions } from "./save.ts";
 
 const JOURNAL_DELAY_MS = 1000;
@@ -92,8 +92,8 @@ export function createPersistence(documents: DocumentStore) {
     },
 
     /** Opens a workflow from the cloud or this browser. */
-    async open(id: string): Promise<void> {
-      await (await opener()).openWorkflow(opening, id);
+    async open(id: string, options?: OpenOptions): Promise<OpenOutcome> {
+      return (await opener()).openWorkflow(opening, id, options);
     },
 
     /** Takes the server's version after a conflict (our edits are dropped on request only). */
@@ -148,16 +148,20 @@ export function createPersistence(documents: DocumentStore) {
       await (await opener()).importWorkflowFile(opening, file);
     },
 
-    /** On start: bring back the journal — silently after a normal close, asking after a crash. */
-    async recover(): Promise<void> {
+    /**
+     * On start: the workflow the address names (`target`, not reported when missing: the
+     * caller shows a page), else the last one opened; and the journal — brought back silently
+     * after a normal close when it holds that workflow's edits (or, with no target, any),
+     * offered otherwise.
+     */
+    async recover(target?: string): Promise<OpenOutcome> {
       const entry = await readJournal();
       const cleanExit = localStorage.getItem(CLEAN_EXIT_KEY) === "1";
       localStorage.removeItem(CLEAN_EXIT_KEY);
-      const last = localStorage.getItem(LAST_WORKFLOW_KEY);
-      if (!entry) {
-        if (last) await this.open(last);
-        return;
-      }
+      const wanted = target ?? localStorage.getItem(LAST_WORKFLOW_KEY);
+      const openWanted = async (): Promise<OpenOutcome> =>
+        wanted ? this.open(wanted, { reportMissing: target === undefined }) : "opened";
+      if (!entry) return openWanted();
       const { readGraph } = await reader();
       const restore = () => {
         replaceDocument(readGraph(entry.data).graph);
@@ -170,12 +174,13 @@ export function createPersistence(documents: DocumentStore) {
           dirty: true,
         });
       };
-      if (cleanExit) {
+      if (cleanExit && (target === undefined || entry.workflowId === target)) {
         restore();
-        return;
+        return "opened";
       }
-      if (last) await this.open(last);
+      const outcome = await openWanted();
       notify.action("Unsaved changes from your last session were found.", "Restore", restore);
+      return outcome;
     },
 
     /** Writes the journal now and marks a normal close (page hide). */
@@ -201,7 +206,12 @@ export function createPersistence(documents: DocumentStore) {
   };
   const opening: OpenTarget = { replaceDocument, newWorkflow: () => commands.newWorkflow() };
   void liveSync().then(({ followChanges }) =>
-    followChanges({ open: (id) => commands.open(id), save: () => commands.save() }),
+    followChanges({
+      open: async (id) => {
+        await commands.open(id);
+      },
+      save: () => commands.save(),
+    }),
   );
   return commands;
 }

@@ -1,0 +1,54 @@
+import { type ComponentType, lazy } from "react";
+import { matchPath } from "../services/address-bar.ts";
+import { AuthCallback } from "./AuthCallback.tsx";
+import { PageNotFound } from "./PageNotFound.tsx";
+
+/*
+ * The app's pages by address (SPEC §2). Adding a page is one entry: its pattern ("/s/:token"),
+ * its component (lazy unless tiny: the first load is budgeted) and what shows while it loads.
+ * The server answers every such path with the app shell (apps/server/src/app.ts).
+ */
+
+export type Params = Readonly<Record<string, string>>;
+
+export interface PageProps {
+  /** The pattern's parameters: `{ id }` for "/w/:id". */
+  params: Params;
+}
+
+export interface Route {
+  pattern: string;
+  page: ComponentType<PageProps>;
+  /** Shown while a lazy page loads. */
+  loading?: string;
+}
+
+const Editor = lazy(() =>
+  import("../features/editor/Editor.tsx").then((module) => ({ default: module.Editor })),
+);
+const canvas = { page: Editor, loading: "Loading the canvas…" };
+
+/** The first entry that matches wins. */
+export const ROUTES: readonly Route[] = [
+  // The editor: a new workflow, a cloud workflow, one kept on this device (url-sync.ts).
+  { pattern: "/", ...canvas },
+  { pattern: "/w/:id", ...canvas },
+  { pattern: "/local/:id", ...canvas },
+  // Back from the identity provider.
+  { pattern: "/auth/callback", page: AuthCallback },
+];
+
+/** Any other address. */
+export const NOT_FOUND: Route = { pattern: "*", page: PageNotFound };
+
+/** The page for `path` and its parameters. */
+export function matchRoute(
+  path: string,
+  routes: readonly Route[] = ROUTES,
+): { route: Route; params: Params } {
+  for (const route of routes) {
+    const params = matchPath(route.pattern, path);
+    if (params) return { route, params };
+  }
+  return { route: NOT_FOUND, params: {} };
+}

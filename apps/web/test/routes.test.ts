@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { AuthCallback } from "../src/app/AuthCallback.tsx";
+import { PageNotFound } from "../src/app/PageNotFound.tsx";
+import { matchRoute, NOT_FOUND, ROUTES, type Route } from "../src/app/routes.ts";
+import { WORKFLOW_PATTERNS } from "../src/features/workspace/url-sync.ts";
+import { matchPath } from "../src/services/address-bar.ts";
+
+const editor = matchRoute("/").route.page;
+
+describe("the route table (app/routes.ts)", () => {
+  it("sends the editor's addresses to one editor page, with their parameters", () => {
+    expect(matchRoute("/")).toEqual({
+      route: expect.objectContaining({ pattern: "/" }),
+      params: {},
+    });
+    expect(matchRoute("/w/0b6f4c1e")).toMatchObject({
+      route: { pattern: "/w/:id", page: editor },
+      params: { id: "0b6f4c1e" },
+    });
+    expect(matchRoute("/local/5d1a")).toMatchObject({
+      route: { pattern: "/local/:id", page: editor },
+      params: { id: "5d1a" },
+    });
+    // One component for all three: moving between workflows keeps the editor mounted.
+    for (const pattern of Object.values(WORKFLOW_PATTERNS))
+      expect(ROUTES.find((route) => route.pattern === pattern)?.page).toBe(editor);
+    expect(matchRoute("/").route.loading).toBe("Loading the canvas…");
+  });
+
+  it("sends the sign-in return to its page", () => {
+    expect(matchRoute("/auth/callback").route.page).toBe(AuthCallback);
+  });
+
+  it("takes a trailing slash and escaped ids, refuses empty, extra or malformed segments", () => {
+    expect(matchRoute("/w/abc/").params).toEqual({ id: "abc" });
+    expect(matchRoute("/w/a%20b").params).toEqual({ id: "a b" });
+    for (const path of ["/w", "/w/", "/w/a/b", "/local/", "/w/%E0%A4%A", "/nope", "/auth"]) {
+      expect(matchRoute(path).route, path).toBe(NOT_FOUND);
+      expect(matchRoute(path).route.page, path).toBe(PageNotFound);
+    }
+  });
+
+  it("adds a page with one entry, the first matching entry winning", () => {
+    const share = () => null;
+    const routes: Route[] = [...ROUTES, { pattern: "/s/:token", page: share }];
+    expect(matchRoute("/s/t0k3n", routes)).toEqual({
+      route: { pattern: "/s/:token", page: share },
+      params: { token: "t0k3n" },
+    });
+    expect(matchRoute("/s/t0k3n").route).toBe(NOT_FOUND);
+  });
+
+  it("matches patterns segment by segment", () => {
+    expect(matchPath("/", "/")).toEqual({});
+    expect(matchPath("/", "/w")).toBeNull();
+    expect(matchPath("/a/:x/b/:y", "/a/1/b/2")).toEqual({ x: "1", y: "2" });
+    expect(matchPath("/a/:x/b/:y", "/a/1/c/2")).toBeNull();
+  });
+});
