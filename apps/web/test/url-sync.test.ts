@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { useMissingWorkflow } from "../src/features/workspace/missing-workflow.ts";
 import { opened, useWorkspace } from "../src/features/workspace/store.ts";
 import {
   type AddressCommands,
   followAddress,
   openAtStart,
-  useMissingWorkflow,
   workflowAt,
   workflowPath,
 } from "../src/features/workspace/url-sync.ts";
@@ -28,6 +28,7 @@ function fakePersistence(known: Record<string, string>, last: string | null = nu
     show(id, name);
     return "opened" as const;
   });
+  const documents = { getState: () => ({ loads }) };
   const commands: AddressCommands = {
     open,
     recover: vi.fn(async (target?: string) => {
@@ -35,15 +36,14 @@ function fakePersistence(known: Record<string, string>, last: string | null = nu
       return wanted ? open(wanted) : ("opened" as const);
     }),
     newWorkflow: vi.fn(() => show(null, "Untitled workflow")),
-    loads: () => loads,
   };
-  return { commands, open, show };
+  return { commands, documents, open, show };
 }
 
 /** Starts as the editor does: the start-up open, then following. */
-async function start(commands: AddressCommands) {
+async function start({ commands, documents }: ReturnType<typeof fakePersistence>) {
   const started = openAtStart(commands);
-  const stop = followAddress(commands, started);
+  const stop = followAddress(commands, documents, started);
   await started;
   await Promise.resolve();
   return stop;
@@ -85,9 +85,10 @@ describe("the address follows the open workflow (url-sync.ts)", () => {
   afterEach(() => stop());
 
   it("at /, reopening the last workflow replaces the address (no new entry)", async () => {
-    const { commands } = fakePersistence({ a: "Alpha" }, "a");
+    const fake = fakePersistence({ a: "Alpha" }, "a");
+    const { commands } = fake;
     const entries = window.history.length;
-    stop = await start(commands);
+    stop = await start(fake);
     expect(commands.recover).toHaveBeenCalledWith(undefined);
     expect(path()).toBe("/w/a");
     expect(window.history.length).toBe(entries);
@@ -96,16 +97,18 @@ describe("the address follows the open workflow (url-sync.ts)", () => {
 
   it("opens the workflow the address names at start, keeping the query", async () => {
     window.history.replaceState(null, "", "/local/5d1a?debug=renders");
-    const { commands } = fakePersistence({ "local-5d1a": "On device" });
-    stop = await start(commands);
+    const fake = fakePersistence({ "local-5d1a": "On device" });
+    const { commands } = fake;
+    stop = await start(fake);
     expect(commands.recover).toHaveBeenCalledWith("local-5d1a");
     expect(`${path()}${window.location.search}`).toBe("/local/5d1a?debug=renders");
     expect(document.title).toBe("On device — Atelier");
   });
 
   it("moving to another workflow is a new entry; a new id for the same document is not", async () => {
-    const { commands, show } = fakePersistence({ a: "Alpha", b: "Beta" });
-    stop = await start(commands);
+    const fake = fakePersistence({ a: "Alpha", b: "Beta" });
+    const { commands, show } = fake;
+    stop = await start(fake);
     const entries = window.history.length;
     // The first save of a new workflow: an id, no new document.
     useWorkspace.setState({ workflowId: "a", location: "cloud" });
@@ -126,8 +129,9 @@ describe("the address follows the open workflow (url-sync.ts)", () => {
   });
 
   it("back and forward open the workflow the address names, through the usual open", async () => {
-    const { commands, open, show } = fakePersistence({ a: "Alpha", b: "Beta" });
-    stop = await start(commands);
+    const fake = fakePersistence({ a: "Alpha", b: "Beta" });
+    const { commands, open, show } = fake;
+    stop = await start(fake);
     show("a", "Alpha");
     show("b", "Beta");
     const entries = window.history.length;
@@ -146,8 +150,9 @@ describe("the address follows the open workflow (url-sync.ts)", () => {
 
   it("an address naming no workflow of this user shows the not-found page, left by a move", async () => {
     window.history.replaceState(null, "", "/w/nope");
-    const { commands, show } = fakePersistence({ a: "Alpha" });
-    stop = await start(commands);
+    const fake = fakePersistence({ a: "Alpha" });
+    const { commands, show } = fake;
+    stop = await start(fake);
     expect(useMissingWorkflow.getState().id).toBe("nope");
     expect(path()).toBe("/w/nope");
     expect(document.title).toBe("Workflow not found — Atelier");
@@ -173,8 +178,7 @@ describe("the address follows the open workflow (url-sync.ts)", () => {
   it("signing in on the not-found page tries the workflow again", async () => {
     window.history.replaceState(null, "", "/w/mine");
     const known: Record<string, string> = {};
-    const { commands } = fakePersistence(known);
-    stop = await start(commands);
+    stop = await start(fakePersistence(known));
     expect(useMissingWorkflow.getState().id).toBe("mine");
     known.mine = "Mine";
     useWorkspace.setState({ user: { id: "u1", email: "u@example.com", name: "U" } as never });

@@ -1,7 +1,6 @@
 import { type ComponentType, lazy } from "react";
 import { matchPath } from "../services/address-bar.ts";
 import { AuthCallback } from "./AuthCallback.tsx";
-import { PageNotFound } from "./PageNotFound.tsx";
 
 /*
  * The app's pages by address (SPEC §2). Adding a page is one entry: its pattern ("/s/:token"),
@@ -27,6 +26,9 @@ const Editor = lazy(() =>
   import("../features/editor/Editor.tsx").then((module) => ({ default: module.Editor })),
 );
 const canvas = { page: Editor, loading: "Loading the canvas…" };
+const PageNotFound = lazy(() =>
+  import("./PageNotFound.tsx").then((module) => ({ default: module.PageNotFound })),
+);
 
 /** The first entry that matches wins. */
 export const ROUTES: readonly Route[] = [

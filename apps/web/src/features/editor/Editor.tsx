@@ -14,16 +14,13 @@ import { RunnerProvider } from "../runs/context.tsx";
 import { createLazyRunner } from "../runs/lazy-runner.ts";
 import { useServerQueue } from "../runs/queue-store.ts";
 import { useHasRuns } from "../runs/runs-store.ts";
+import { useMissingWorkflow } from "../workspace/missing-workflow.ts";
 import { useWorkspace } from "../workspace/store.ts";
-import {
-  type AddressCommands,
-  followAddress,
-  openAtStart,
-  useMissingWorkflow,
-} from "../workspace/url-sync.ts";
 import { TopBar } from "./TopBar.tsx";
-import { WorkflowNotFound } from "./WorkflowNotFound.tsx";
 import { warmUp } from "./warm-up.ts";
+
+/** The address ⇄ open workflow link arrives with the start-up open, not the first paint. */
+const addressSync = () => import("../workspace/url-sync.ts");
 
 // Panels load on first use: they are not part of the first paint.
 const Library = lazy(() =>
@@ -52,6 +49,9 @@ const ConflictDialog = lazy(() =>
 const QueuePanel = lazy(() =>
   import("../runs/QueuePanel.tsx").then((module) => ({ default: module.QueuePanel })),
 );
+const WorkflowNotFound = lazy(() =>
+  import("./WorkflowNotFound.tsx").then((module) => ({ default: module.WorkflowNotFound })),
+);
 const ShortcutSheet = lazy(() =>
   import("../canvas/ShortcutSheet.tsx").then((module) => ({ default: module.ShortcutSheet })),
 );
@@ -77,18 +77,8 @@ function Workspace() {
   );
   const [tab, setTab] = useState<"nodes" | "library">("nodes");
   const hasConflict = useWorkspace((state) => state.conflict !== null);
-  const user = useWorkspace((state) => state.user);
   const hasRuns = useHasRuns() || serverQueued;
   const missing = useMissingWorkflow((state) => state.id !== null);
-  const address = useMemo<AddressCommands>(
-    () => ({
-      open: (id, options) => persistence.open(id, options),
-      recover: (target) => persistence.recover(target),
-      newWorkflow: () => persistence.newWorkflow(),
-      loads: () => store.getState().loads,
-    }),
-    [persistence, store],
-  );
 
   // Once per editor: who is signed in, then a fixture or what the address names (at "/",
   // the last session's work).
@@ -98,7 +88,7 @@ function Workspace() {
     void persistence.refreshUser();
     warmUp();
     started.current = fixtureFromUrl().then(async (graph) => {
-      if (!graph) return openAtStart(address);
+      if (!graph) return (await addressSync()).openAtStart(persistence);
       store.getState().load(graph);
       // Large graphs reach React Flow in steps (flow-sync.ts): fit once all are there.
       const fit = (frames: number) => {
@@ -108,10 +98,15 @@ function Workspace() {
       };
       requestAnimationFrame(() => fit(0));
     });
-  }, [store, flow, persistence, address]);
+  }, [store, flow, persistence]);
 
   // Then the address follows the open workflow, and back/forward open the one it names.
-  useEffect(() => followAddress(address, started.current ?? Promise.resolve()), [address]);
+  useEffect(() => {
+    const following = addressSync().then((sync) =>
+      sync.followAddress(persistence, store, started.current),
+    );
+    return () => void following.then((stop) => stop());
+  }, [persistence, store]);
 
   useEffect(() => {
     const stopAutosave = startAutosave(persistence);
@@ -120,8 +115,6 @@ function Workspace() {
     const onFocus = () => void persistence.refreshUser();
     window.addEventListener("focus", onFocus);
     const onKey = (event: KeyboardEvent) => {
-      // The not-found page has no workflow to save.
-      if (useMissingWorkflow.getState().id !== null) return;
       if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "s") {
         event.preventDefault();
         void persistence.save();
@@ -150,23 +143,12 @@ function Workspace() {
     [flow, store],
   );
 
-  const newCanvas = () => persistence.newWorkflow();
   if (missing) {
     return (
       <>
-        <WorkflowNotFound
-          onNewCanvas={newCanvas}
-          onLibrary={() => {
-            newCanvas();
-            setTab("library");
-          }}
-          onSignIn={user ? undefined : () => setPanel("sign-in")}
-        />
-        {panel === "sign-in" ? (
-          <Suspense fallback={null}>
-            <SignInDialog onClose={() => setPanel(null)} />
-          </Suspense>
-        ) : null}
+        <Suspense fallback={null}>
+          <WorkflowNotFound onLibrary={() => setTab("library")} />
+        </Suspense>
         <LazyToaster />
       </>
     );

@@ -1,20 +1,36 @@
-import type { MouseEvent } from "react";
+import { lazy, type MouseEvent, Suspense, useEffect, useState } from "react";
+import { usePersistence } from "../persistence/context.tsx";
+import { useWorkspace } from "../workspace/store.ts";
 
-interface Props {
-  onNewCanvas(): void;
-  onLibrary(): void;
-  /** Signed out: the workflow may be the user's own once signed in. */
-  onSignIn?: () => void;
-}
+const SignInDialog = lazy(() =>
+  import("../library/SignInDialog.tsx").then((module) => ({ default: module.SignInDialog })),
+);
 
-/** Stays in this tab: the links move the editor, not the page. */
-const inPlace = (action: () => void) => (event: MouseEvent) => {
-  event.preventDefault();
-  action();
+/** Ctrl+S here would save the canvas hidden behind the page: nothing to save. */
+const holdSave = (event: KeyboardEvent) => {
+  if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "s") {
+    event.preventDefault();
+    event.stopImmediatePropagation();
+  }
 };
 
-/** What `/w/:id` or `/local/:id` shows when the workflow is not there for this user. */
-export function WorkflowNotFound({ onNewCanvas, onLibrary, onSignIn }: Props) {
+/**
+ * What `/w/:id` or `/local/:id` shows when the workflow is not there for this user (loaded
+ * only then). Its links stay in the tab: they move the editor to a new canvas, not the page.
+ */
+export function WorkflowNotFound({ onLibrary }: { onLibrary(): void }) {
+  const persistence = usePersistence();
+  const signedIn = useWorkspace((state) => state.user !== null);
+  const [signingIn, setSigningIn] = useState(false);
+  useEffect(() => {
+    window.addEventListener("keydown", holdSave, { capture: true });
+    return () => window.removeEventListener("keydown", holdSave, { capture: true });
+  }, []);
+  const inPlace = (then?: () => void) => (event: MouseEvent) => {
+    event.preventDefault();
+    persistence.newWorkflow();
+    then?.();
+  };
   return (
     <main className="not-found">
       <h1>Workflow not found or not shared with you</h1>
@@ -23,18 +39,24 @@ export function WorkflowNotFound({ onNewCanvas, onLibrary, onSignIn }: Props) {
         not shared it with you.
       </p>
       <p className="not-found-links">
-        <a href="/" onClick={inPlace(onNewCanvas)}>
+        <a href="/" onClick={inPlace()}>
           Start a new canvas
         </a>
         <a href="/" onClick={inPlace(onLibrary)}>
           Open your library
         </a>
-        {onSignIn ? (
-          <button type="button" onClick={onSignIn}>
+        {/* Signed out, the workflow may be the user's own: signing in tries it again. */}
+        {signedIn ? null : (
+          <button type="button" onClick={() => setSigningIn(true)}>
             Sign in
           </button>
-        ) : null}
+        )}
       </p>
+      {signingIn ? (
+        <Suspense fallback={null}>
+          <SignInDialog onClose={() => setSigningIn(false)} />
+        </Suspense>
+      ) : null}
     </main>
   );
 }

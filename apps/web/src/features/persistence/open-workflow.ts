@@ -3,9 +3,11 @@ import { ApiError } from "../../services/api.ts";
 import { notify } from "../../ui/notify.ts";
 import type { DocumentGraph } from "../document/types.ts";
 import { usePreferences } from "../preferences/store.ts";
+import { restored } from "../workspace/document-status.ts";
 import { opened } from "../workspace/store.ts";
 import { loadingStep } from "../workspace/sync-status.ts";
 import { LAST_WORKFLOW_KEY, local, locationOf } from "./document-io.ts";
+import { CLEAN_EXIT_KEY, readJournal } from "./journal.ts";
 import { fetchWorkflow, LOAD_STEPS } from "./load-workflow.ts";
 
 /*
@@ -18,6 +20,8 @@ export interface OpenTarget {
   /** Puts a graph on the canvas without marking it as an edit. */
   replaceDocument(graph: DocumentGraph): void;
   newWorkflow(): void;
+  /** Persistence's own open (the one tests and the editor see). */
+  open(id: string, options?: OpenOptions): Promise<OpenOutcome>;
 }
 
 /** A document put on the canvas starts with no save outcome (an old "Not saved" is not its). */
@@ -87,6 +91,41 @@ export async function openWorkflow(
   } finally {
     step(null);
   }
+}
+
+/**
+ * On start: the workflow the address names (`target`; not reported when missing: the caller
+ * shows a page), else the last one opened; and the journal — brought back silently after a
+ * normal close when it holds that workflow's edits (or, with no target, any), offered
+ * otherwise. Start-up only, so it arrives with this module rather than the first paint.
+ */
+export async function recoverSession(target: OpenTarget, wanted?: string): Promise<OpenOutcome> {
+  const entry = await readJournal();
+  const cleanExit = localStorage.getItem(CLEAN_EXIT_KEY) === "1";
+  localStorage.removeItem(CLEAN_EXIT_KEY);
+  const id = wanted ?? localStorage.getItem(LAST_WORKFLOW_KEY);
+  const openWanted = async (): Promise<OpenOutcome> =>
+    id ? target.open(id, { reportMissing: wanted === undefined }) : "opened";
+  if (!entry) return openWanted();
+  const { readGraph } = await reader();
+  const restore = () => {
+    target.replaceDocument(readGraph(entry.data).graph);
+    // Everything a save needs: the version the edits started from included.
+    restored({
+      workflowId: entry.workflowId,
+      location: locationOf(entry.workflowId),
+      basedOn: entry.basedOn ?? null,
+      name: entry.name,
+      dirty: true,
+    });
+  };
+  if (cleanExit && (wanted === undefined || entry.workflowId === wanted)) {
+    restore();
+    return "opened";
+  }
+  const outcome = await openWanted();
+  notify.action("Unsaved changes from your last session were found.", "Restore", restore);
+  return outcome;
 }
 
 /** Puts a backup back on the canvas; it stays unsaved until the user saves. */

@@ -1,21 +1,17 @@
 import { serializeWorkflow } from "@atelier/core";
 import { authCache } from "../../services/auth-cache.ts";
-import { notify } from "../../ui/notify.ts";
 import { isEdited } from "../document/history.ts";
 import type { DocumentStore } from "../document/store.ts";
 import type { DocumentGraph } from "../document/types.ts";
 import { usePreferences } from "../preferences/store.ts";
-import { detached, edited, renamed, restored } from "../workspace/document-status.ts";
+import { detached, edited, renamed } from "../workspace/document-status.ts";
 import { opened, sessionChanged, useWorkspace } from "../workspace/store.ts";
-import { LAST_WORKFLOW_KEY, local, locationOf, serializeCurrent } from "./document-io.ts";
-import { clearJournal, readJournal, writeExitJournal, writeJournal } from "./journal.ts";
+import { LAST_WORKFLOW_KEY, local, serializeCurrent } from "./document-io.ts";
+import { CLEAN_EXIT_KEY, clearJournal, writeExitJournal, writeJournal } from "./journal.ts";
 import type { OpenOptions, OpenOutcome, OpenTarget } from "./open-workflow.ts";
 import type { SaveOptions } from "./save.ts";
 
 const JOURNAL_DELAY_MS = 1000;
-const CLEAN_EXIT_KEY = "atelier.cleanExit";
-/** The load path (and its zod checks) arrives with the first open or import. */
-const reader = () => import("./read-graph.ts");
 /** Backups are written after a failed save and read from the library: loaded then. */
 const backupStore = () => import("./backups.ts");
 /** Opening a workflow, a file or a backup arrives with the first open (or idle warm-up). */
@@ -149,38 +145,11 @@ export function createPersistence(documents: DocumentStore) {
     },
 
     /**
-     * On start: the workflow the address names (`target`, not reported when missing: the
-     * caller shows a page), else the last one opened; and the journal — brought back silently
-     * after a normal close when it holds that workflow's edits (or, with no target, any),
-     * offered otherwise.
+     * On start: the workflow the address names (`target`), else the last one opened, and the
+     * journal (open-workflow.ts).
      */
     async recover(target?: string): Promise<OpenOutcome> {
-      const entry = await readJournal();
-      const cleanExit = localStorage.getItem(CLEAN_EXIT_KEY) === "1";
-      localStorage.removeItem(CLEAN_EXIT_KEY);
-      const wanted = target ?? localStorage.getItem(LAST_WORKFLOW_KEY);
-      const openWanted = async (): Promise<OpenOutcome> =>
-        wanted ? this.open(wanted, { reportMissing: target === undefined }) : "opened";
-      if (!entry) return openWanted();
-      const { readGraph } = await reader();
-      const restore = () => {
-        replaceDocument(readGraph(entry.data).graph);
-        // Everything a save needs: the version the edits started from included.
-        restored({
-          workflowId: entry.workflowId,
-          location: locationOf(entry.workflowId),
-          basedOn: entry.basedOn ?? null,
-          name: entry.name,
-          dirty: true,
-        });
-      };
-      if (cleanExit && (target === undefined || entry.workflowId === target)) {
-        restore();
-        return "opened";
-      }
-      const outcome = await openWanted();
-      notify.action("Unsaved changes from your last session were found.", "Restore", restore);
-      return outcome;
+      return (await opener()).recoverSession(opening, target);
     },
 
     /** Writes the journal now and marks a normal close (page hide). */
@@ -204,14 +173,13 @@ export function createPersistence(documents: DocumentStore) {
       sessionChanged(user, user ? await authCache.isAdmin() : false);
     },
   };
-  const opening: OpenTarget = { replaceDocument, newWorkflow: () => commands.newWorkflow() };
+  const opening: OpenTarget = {
+    replaceDocument,
+    newWorkflow: () => commands.newWorkflow(),
+    open: (id, options) => commands.open(id, options),
+  };
   void liveSync().then(({ followChanges }) =>
-    followChanges({
-      open: async (id) => {
-        await commands.open(id);
-      },
-      save: () => commands.save(),
-    }),
+    followChanges({ open: (id) => commands.open(id), save: () => commands.save() }),
   );
   return commands;
 }

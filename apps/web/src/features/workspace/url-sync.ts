@@ -1,5 +1,5 @@
-import { create } from "zustand";
 import { currentPath, matchPath, navigate, subscribeToPath } from "../../services/address-bar.ts";
+import { useMissingWorkflow } from "./missing-workflow.ts";
 import { useWorkspace } from "./store.ts";
 
 /*
@@ -7,6 +7,7 @@ import { useWorkspace } from "./store.ts";
  * `/` while it is not saved. Moving to another workflow is a new history entry (back and
  * forward move between workflows); a new id for the same document (its first save, a copy)
  * replaces the entry. Back and forward open what the address names, through the usual open.
+ * Loaded with the editor's start-up open, not its first paint.
  */
 
 /** Workflow ids of this device start so (persistence's `locationOf`); the address omits it. */
@@ -33,20 +34,25 @@ export function workflowAt(path: string): { id: string | null } | null {
   return null;
 }
 
+/** `path` with the query and hash shown now (`?debug=renders` stays through a save). */
+const sameQuery = (path: string) => `${path}${window.location.search}${window.location.hash}`;
+
 /** The tab's title: the workflow's name, then the product's. */
 export const titleFor = (name: string | null) => `${name ?? "Workflow not found"} — Atelier`;
 
-/** The id the address names that could not be opened (the not-found page shows), or null. */
-export const useMissingWorkflow = create<{ id: string | null }>()(() => ({ id: null }));
+type Outcome = "opened" | "missing" | "failed";
 
-/** What keeping the address needs from persistence: its opens and its document count. */
+/** What keeping the address needs from persistence (persistence.ts): its opens. */
 export interface AddressCommands {
-  open(id: string, options: { reportMissing: boolean }): Promise<"opened" | "missing" | "failed">;
+  open(id: string, options: { reportMissing: boolean }): Promise<Outcome>;
   /** Start-up: the named workflow (none: the last session's work), with the journal. */
-  recover(target?: string): Promise<"opened" | "missing" | "failed">;
+  recover(target?: string): Promise<Outcome>;
   newWorkflow(): void;
-  /** Documents put on the canvas so far: a new one means the user moved to another. */
-  loads(): number;
+}
+
+/** Documents put on the canvas so far (the document store's): a new one is a move. */
+export interface LoadCount {
+  getState(): { loads: number };
 }
 
 const missing = () => useMissingWorkflow.getState().id;
@@ -70,11 +76,16 @@ export async function openAtStart(commands: AddressCommands): Promise<void> {
  * Once `started` (the start-up open) is done, keeps the address and the open workflow in
  * step both ways, and the title on the workflow's name. Returns a stop function.
  */
-export function followAddress(commands: AddressCommands, started: Promise<unknown>): () => void {
+export function followAddress(
+  commands: AddressCommands,
+  documents: LoadCount,
+  started: Promise<unknown> | null,
+): () => void {
   const workspace = useWorkspace;
+  const loads = () => documents.getState().loads;
   let stopped = false;
   let stops: (() => void)[] = [];
-  let seenLoads = commands.loads();
+  let seenLoads = loads();
   /** Opens asked by the address under way: their own workspace changes are not moves. */
   let addressOpens = 0;
 
@@ -83,9 +94,9 @@ export function followAddress(commands: AddressCommands, started: Promise<unknow
 
   /** The workspace moved: a new document is a new entry, a new id for the same one is not. */
   const follow = () => {
-    const loads = commands.loads();
-    const loaded = loads !== seenLoads;
-    seenLoads = loads;
+    const now = loads();
+    const loaded = now !== seenLoads;
+    seenLoads = now;
     const { workflowId } = workspace.getState();
     if (isShown(workflowId)) return;
     // The not-found page stays until the user moves to a document.
@@ -93,7 +104,7 @@ export function followAddress(commands: AddressCommands, started: Promise<unknow
       if (!loaded) return;
       setMissing(null);
     }
-    navigate(workflowPath(workflowId), { replace: !loaded, keepQuery: !loaded });
+    navigate(loaded ? workflowPath(workflowId) : sameQuery(workflowPath(workflowId)), !loaded);
   };
 
   /** The address moved (back, forward): open what it names, through the usual open. */
@@ -116,7 +127,7 @@ export function followAddress(commands: AddressCommands, started: Promise<unknow
     } finally {
       addressOpens--;
     }
-    seenLoads = commands.loads();
+    seenLoads = loads();
     if (stopped || addressOpens > 0) return;
     // The address moved on meanwhile: open what it names now.
     if (named()?.id !== wanted.id) return openNamed();
@@ -126,15 +137,15 @@ export function followAddress(commands: AddressCommands, started: Promise<unknow
     if (outcome === "failed") follow();
   };
 
-  void started
+  void Promise.resolve(started)
     .catch(() => undefined)
     .then(() => {
       if (stopped) return;
-      seenLoads = commands.loads();
+      seenLoads = loads();
       const { workflowId } = workspace.getState();
       // "/" reopened the last workflow: the address says which (no new entry).
       if (missing() === null && !isShown(workflowId))
-        navigate(workflowPath(workflowId), { replace: true, keepQuery: true });
+        navigate(sameQuery(workflowPath(workflowId)), true);
       showTitle();
       stops = [
         subscribeToPath(() => void openNamed()),
@@ -143,7 +154,7 @@ export function followAddress(commands: AddressCommands, started: Promise<unknow
           // Signed in from the not-found page: the workflow may be theirs after all.
           if (state.user !== before.user && missing() !== null) void openNamed();
           if (addressOpens > 0) return;
-          if (state.workflowId !== before.workflowId || commands.loads() !== seenLoads) follow();
+          if (state.workflowId !== before.workflowId || loads() !== seenLoads) follow();
         }),
       ];
     });
