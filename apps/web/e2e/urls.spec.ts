@@ -99,6 +99,32 @@ test("cloud workflows live at /w/:id: library opens, reload, back and forward, n
   await stranger.close();
 });
 
+test("signed out, one's own workflow is not found until signing in from that page", async ({
+  page,
+}) => {
+  const canvas = new CanvasPage(page);
+  await canvas.open();
+  const email = await canvas.signUp("urls-own");
+  await canvas.add("Text");
+  const mine = await saveAs(page, "Mine", /^\/w\/[\w-]+$/);
+
+  // Signing out leaves the workflow on the canvas, and its address with it.
+  await page.getByRole("button", { name: /^Account: / }).click();
+  await page.getByRole("menuitem", { name: "Sign out" }).click();
+  await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();
+  expect(pathOf(page)).toBe(mine);
+
+  await page.reload();
+  await expect(page.getByRole("heading", { name: NOT_FOUND })).toBeVisible();
+  await page.getByRole("button", { name: "Sign in" }).click();
+  const form = page.getByRole("dialog", { name: "Sign in" });
+  await form.getByLabel("Email").fill(email);
+  await form.getByLabel("Password").fill("correct horse battery");
+  await form.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.locator(".react-flow")).toBeVisible();
+  await expectOpen(canvas, mine, "Mine", 1);
+});
+
 test("a device-only workflow lives at /local/:id and reloads into it", async ({ page }) => {
   const canvas = new CanvasPage(page);
   await canvas.open();
