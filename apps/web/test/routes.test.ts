@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { AuthCallback } from "../src/app/AuthCallback.tsx";
 import { matchRoute, NOT_FOUND, ROUTES, type Route } from "../src/app/routes.ts";
 import { WORKFLOW_PATTERNS } from "../src/features/workspace/url-sync.ts";
-import { matchPath } from "../src/services/address-bar.ts";
+import { matchPath, rememberReturn, takeReturn } from "../src/services/address-bar.ts";
 
 const editor = matchRoute("/").route.page;
 
@@ -53,5 +53,22 @@ describe("the route table (app/routes.ts)", () => {
     expect(matchPath("/", "/w")).toBeNull();
     expect(matchPath("/a/:x/b/:y", "/a/1/b/2")).toEqual({ x: "1", y: "2" });
     expect(matchPath("/a/:x/b/:y", "/a/1/c/2")).toBeNull();
+  });
+});
+
+describe("the way back from an identity provider", () => {
+  it("returns to the address left from, once, and to the canvas otherwise", () => {
+    window.history.replaceState(null, "", "/w/0b6f?x=1");
+    rememberReturn();
+    window.history.replaceState(null, "", "/auth/callback?code=abc");
+    expect(takeReturn()).toBe("/w/0b6f?x=1");
+    expect(takeReturn()).toBe("/");
+  });
+
+  it("goes nowhere but a path of this app", () => {
+    for (const stored of ["https://evil.example/", "//evil.example/", "/auth/callback", "w/x"]) {
+      sessionStorage.setItem("atelier.returnTo", stored);
+      expect(takeReturn(), stored).toBe("/");
+    }
   });
 });

@@ -1,5 +1,10 @@
+import { useEffect } from "react";
+
 /** An address the app has no page for. */
 export function PageNotFound() {
+  useEffect(() => {
+    document.title = "Page not found — Atelier";
+  }, []);
   return (
     <main className="not-found">
       <h1>Page not found</h1>

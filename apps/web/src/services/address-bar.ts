@@ -48,3 +48,17 @@ export function matchPath(pattern: string, path: string): Record<string, string>
   }
   return params;
 }
+
+const RETURN_KEY = "atelier.returnTo";
+
+/** Before leaving for an identity provider: the address to come back to. */
+export const rememberReturn = (): void =>
+  sessionStorage.setItem(RETURN_KEY, `${window.location.pathname}${window.location.search}`);
+
+/** Back from the provider: the address it was left from (once), else "/". */
+export function takeReturn(): string {
+  const to = sessionStorage.getItem(RETURN_KEY);
+  sessionStorage.removeItem(RETURN_KEY);
+  // Only a path of this app (history refuses other origins anyway), never the callback again.
+  return to?.startsWith("/") && !to.startsWith("//") && !to.startsWith("/auth/") ? to : "/";
+}
