@@ -22,6 +22,8 @@ export interface OpenTarget {
   newWorkflow(): void;
   /** Persistence's own open (the one tests and the editor see). */
   open(id: string, options?: OpenOptions): Promise<OpenOutcome>;
+  /** Documents put on the canvas so far (the document store's count). */
+  loads(): number;
 }
 
 /** A document put on the canvas starts with no save outcome (an old "Not saved" is not its). */
@@ -94,20 +96,26 @@ export async function openWorkflow(
 }
 
 /**
- * On start: the workflow the address names (`target`; not reported when missing: the caller
+ * On start: the workflow the address names (`wanted`; not reported when missing: the caller
  * shows a page), else the last one opened; and the journal — brought back silently after a
- * normal close when it holds that workflow's edits (or, with no target, any), offered
- * otherwise. Start-up only, so it arrives with this module rather than the first paint.
+ * normal close when it holds that workflow's edits (or, with no address, any), offered
+ * otherwise. A document the user opened meanwhile (`loads` moved on) stays: the journal is
+ * then only offered. Start-up only, so it arrives with this module, not the first paint.
  */
-export async function recoverSession(target: OpenTarget, wanted?: string): Promise<OpenOutcome> {
+export async function recoverSession(
+  target: OpenTarget,
+  wanted: string | undefined,
+  loads: number,
+): Promise<OpenOutcome> {
   const entry = await readJournal();
   const cleanExit = localStorage.getItem(CLEAN_EXIT_KEY) === "1";
   localStorage.removeItem(CLEAN_EXIT_KEY);
+  const readGraph = entry && (await reader()).readGraph;
+  const untouched = target.loads() === loads;
   const id = wanted ?? localStorage.getItem(LAST_WORKFLOW_KEY);
   const openWanted = async (): Promise<OpenOutcome> =>
-    id ? target.open(id, { reportMissing: wanted === undefined }) : "opened";
-  if (!entry) return openWanted();
-  const { readGraph } = await reader();
+    id && untouched ? target.open(id, { reportMissing: wanted === undefined }) : "opened";
+  if (!entry || !readGraph) return openWanted();
   const restore = () => {
     target.replaceDocument(readGraph(entry.data).graph);
     // Everything a save needs: the version the edits started from included.
@@ -119,7 +127,7 @@ export async function recoverSession(target: OpenTarget, wanted?: string): Promi
       dirty: true,
     });
   };
-  if (cleanExit && (wanted === undefined || entry.workflowId === wanted)) {
+  if (untouched && cleanExit && (wanted === undefined || entry.workflowId === wanted)) {
     restore();
     return "opened";
   }

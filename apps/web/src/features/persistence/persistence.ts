@@ -149,7 +149,8 @@ export function createPersistence(documents: DocumentStore) {
      * journal (open-workflow.ts).
      */
     async recover(target?: string): Promise<OpenOutcome> {
-      return (await opener()).recoverSession(opening, target);
+      const loads = documents.getState().loads;
+      return (await opener()).recoverSession(opening, target, loads);
     },
 
     /** Writes the journal now and marks a normal close (page hide). */
@@ -177,6 +178,7 @@ export function createPersistence(documents: DocumentStore) {
     replaceDocument,
     newWorkflow: () => commands.newWorkflow(),
     open: (id, options) => commands.open(id, options),
+    loads: () => documents.getState().loads,
   };
   void liveSync().then(({ followChanges }) =>
     followChanges({ open: (id) => commands.open(id), save: () => commands.save() }),
