@@ -20,7 +20,7 @@ export interface OpenTarget {
   /** Puts a graph on the canvas without marking it as an edit. */
   replaceDocument(graph: DocumentGraph): void;
   newWorkflow(): void;
-  /** Persistence's own open (the one tests and the editor see). */
+  /** Opens a workflow through persistence (start-up recovery does). */
   open(id: string, options?: OpenOptions): Promise<OpenOutcome>;
   /** Documents put on the canvas so far (the document store's count). */
   loads(): number;
