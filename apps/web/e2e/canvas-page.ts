@@ -91,20 +91,20 @@ export class CanvasPage {
     return this.page.locator("[data-sonner-toast]").filter({ hasText: text });
   }
 
-  /** Creates an account through the sign-in dialog and waits until signed in. */
-  async signUp(prefix = "e2e"): Promise<void> {
+  /** Creates an account through the sign-in dialog, waits until signed in; its email. */
+  async signUp(prefix = "e2e"): Promise<string> {
     await this.page.getByRole("button", { name: "Sign in" }).click();
     await this.page
       .getByRole("dialog", { name: "Sign in" })
       .getByRole("button", { name: "Create an account" })
       .click();
     const form = this.page.getByRole("dialog", { name: "Create an account" });
-    await form
-      .getByLabel("Email")
-      .fill(`${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`);
+    const email = `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
+    await form.getByLabel("Email").fill(email);
     await form.getByLabel("Password").fill("correct horse battery");
     await form.getByRole("button", { name: "Create account" }).click();
     await expect(this.page.getByRole("button", { name: /^Account: / })).toBeVisible();
+    return email;
   }
 
   /** A screenshot kept with the test results, so a reviewer can see the product. */

@@ -205,7 +205,12 @@ describe("the portable .zip", () => {
   it("opens the imported workflow as a .json import does", async () => {
     const { zip } = await buildPortableZip(workflow(), exportDeps());
     const open = vi.fn(async (_target: unknown, _file: File) => {});
-    const target = { replaceDocument: vi.fn(), newWorkflow: vi.fn() };
+    const target = {
+      replaceDocument: vi.fn(),
+      newWorkflow: vi.fn(),
+      open: vi.fn(async () => "opened" as const),
+      loads: () => 0,
+    };
     await importPortableZip(target, new File([zip as BlobPart], "My flow.zip"), {
       origin: B,
       upload: serverB().upload,
@@ -228,7 +233,12 @@ describe("a bad .zip is refused with its reason; nothing is uploaded or opened",
   async function refused(zip: Uint8Array, upload = serverB().upload) {
     const open = vi.fn(async () => {});
     const steps: (string | null)[] = [];
-    const target = { replaceDocument: vi.fn(), newWorkflow: vi.fn() };
+    const target = {
+      replaceDocument: vi.fn(),
+      newWorkflow: vi.fn(),
+      open: vi.fn(async () => "opened" as const),
+      loads: () => 0,
+    };
     await importPortableZip(target, new File([zip as BlobPart], "bad.zip"), {
       origin: B,
       upload,

@@ -14,9 +14,13 @@ import { RunnerProvider } from "../runs/context.tsx";
 import { createLazyRunner } from "../runs/lazy-runner.ts";
 import { useServerQueue } from "../runs/queue-store.ts";
 import { useHasRuns } from "../runs/runs-store.ts";
+import { useMissingWorkflow } from "../workspace/missing-workflow.ts";
 import { useWorkspace } from "../workspace/store.ts";
 import { TopBar } from "./TopBar.tsx";
 import { warmUp } from "./warm-up.ts";
+
+/** The address ⇄ open workflow link arrives with the start-up open, not the first paint. */
+const addressSync = () => import("../workspace/url-sync.ts");
 
 // Panels load on first use: they are not part of the first paint.
 const Library = lazy(() =>
@@ -44,6 +48,9 @@ const ConflictDialog = lazy(() =>
 // The queue panel appears with the first job.
 const QueuePanel = lazy(() =>
   import("../runs/QueuePanel.tsx").then((module) => ({ default: module.QueuePanel })),
+);
+const WorkflowNotFound = lazy(() =>
+  import("./WorkflowNotFound.tsx").then((module) => ({ default: module.WorkflowNotFound })),
 );
 const ShortcutSheet = lazy(() =>
   import("../canvas/ShortcutSheet.tsx").then((module) => ({ default: module.ShortcutSheet })),
@@ -81,20 +88,22 @@ function Workspace({ openOnStart }: { openOnStart?: string | undefined }) {
   const hasRuns = useHasRuns() || serverQueued;
   const shareRole = useWorkspace((state) => state.share?.role);
   const viewOnly = shareRole === "view";
+  const missing = useMissingWorkflow((state) => state.id !== null);
 
-  // Once per editor: who is signed in, then a fixture or the last session's work.
-  const started = useRef(false);
+  // Once per editor: who is signed in, then a fixture or what the address names (at "/",
+  // the last session's work).
+  const started = useRef<Promise<unknown> | null>(null);
   useEffect(() => {
     if (started.current) return;
-    started.current = true;
     void persistence.refreshUser();
     warmUp();
+    // A share link's page opens its workflow; its address stays the link's.
     if (openOnStart) {
-      void persistence.open(openOnStart);
+      started.current = persistence.open(openOnStart);
       return;
     }
-    void fixtureFromUrl().then(async (graph) => {
-      if (!graph) return persistence.recover();
+    started.current = fixtureFromUrl().then(async (graph) => {
+      if (!graph) return (await addressSync()).openAtStart(persistence);
       store.getState().load(graph);
       // Large graphs reach React Flow in steps (flow-sync.ts): fit once all are there.
       const fit = (frames: number) => {
@@ -105,6 +114,15 @@ function Workspace({ openOnStart }: { openOnStart?: string | undefined }) {
       requestAnimationFrame(() => fit(0));
     });
   }, [store, flow, persistence, openOnStart]);
+
+  // Then the address follows the open workflow, and back/forward open the one it names.
+  useEffect(() => {
+    if (openOnStart) return;
+    const following = addressSync().then((sync) =>
+      sync.followAddress(persistence, store, started.current),
+    );
+    return () => void following.then((stop) => stop());
+  }, [persistence, store, openOnStart]);
 
   useEffect(() => {
     const stopAutosave = startAutosave(persistence);
@@ -140,6 +158,17 @@ function Workspace({ openOnStart }: { openOnStart?: string | undefined }) {
     },
     [flow, store],
   );
+
+  if (missing) {
+    return (
+      <>
+        <Suspense fallback={null}>
+          <WorkflowNotFound onLibrary={() => setTab("library")} />
+        </Suspense>
+        <LazyToaster />
+      </>
+    );
+  }
 
   return (
     <div className="app-shell">
@@ -219,7 +248,7 @@ function Workspace({ openOnStart }: { openOnStart?: string | undefined }) {
 }
 
 /** The editor: one document store, the React Flow provider, the shell. */
-export function Editor({ openOnStart }: { openOnStart?: string } = {}) {
+export function Editor({ openOnStart }: { openOnStart?: string; params?: unknown } = {}) {
   const store = useMemo(() => createDocumentStore(), []);
   const persistence = useMemo(() => createPersistence(store), [store]);
   const runner = useMemo(

@@ -3,6 +3,8 @@ import { local } from "./document-io.ts";
 import type { JournalEntry } from "./local-db.ts";
 
 const EXIT_KEY = "atelier.exitJournal";
+/** Set by a normal close (page hide): the next start brings the journal back silently. */
+export const CLEAN_EXIT_KEY = "atelier.cleanExit";
 const MB = 1024 * 1024;
 
 export type JournalData = Omit<JournalEntry, "key">;

@@ -4,7 +4,7 @@ import { useWorkspace } from "../workspace/store.ts";
 import { conflictFound, connectionChanged } from "../workspace/sync-status.ts";
 
 interface Commands {
-  open(id: string): Promise<void>;
+  open(id: string): Promise<unknown>;
   save(): Promise<void>;
 }
 

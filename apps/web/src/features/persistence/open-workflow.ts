@@ -3,9 +3,11 @@ import { ApiError } from "../../services/api.ts";
 import { notify } from "../../ui/notify.ts";
 import type { DocumentGraph } from "../document/types.ts";
 import { usePreferences } from "../preferences/store.ts";
+import { restored } from "../workspace/document-status.ts";
 import { opened, useWorkspace } from "../workspace/store.ts";
 import { loadingStep } from "../workspace/sync-status.ts";
 import { LAST_WORKFLOW_KEY, local, locationOf } from "./document-io.ts";
+import { CLEAN_EXIT_KEY, readJournal } from "./journal.ts";
 import { fetchWorkflow, LOAD_STEPS } from "./load-workflow.ts";
 
 /*
@@ -18,6 +20,10 @@ export interface OpenTarget {
   /** Puts a graph on the canvas without marking it as an edit. */
   replaceDocument(graph: DocumentGraph): void;
   newWorkflow(): void;
+  /** Opens a workflow through persistence (start-up recovery does). */
+  open(id: string, options?: OpenOptions): Promise<OpenOutcome>;
+  /** Documents put on the canvas so far (the document store's count). */
+  loads(): number;
 }
 
 /** A document put on the canvas starts with no save outcome (an old "Not saved" is not its). */
@@ -26,8 +32,26 @@ export interface OpenTarget {
 const reader = () => import("./read-graph.ts");
 const backupStore = () => import("./backups.ts");
 
+/**
+ * How an open ended: the workflow is on the canvas, it is not there for this user (unknown,
+ * deleted, another account's or on another device), or it could not be loaded.
+ */
+export type OpenOutcome = "opened" | "missing" | "failed";
+
+export interface OpenOptions {
+  /** Toast "not found" (the default); an open from the address shows a page instead. */
+  reportMissing?: boolean;
+}
+
+/** The server's answers for a workflow this user cannot have: one page says it for all. */
+const MISSING_STATUSES = new Set([400, 401, 403, 404]);
+
 /** Opens a workflow from the cloud or this browser. */
-export async function openWorkflow(target: OpenTarget, id: string): Promise<void> {
+export async function openWorkflow(
+  target: OpenTarget,
+  id: string,
+  { reportMissing = true }: OpenOptions = {},
+): Promise<OpenOutcome> {
   const step = (message: string | null) => loadingStep(message);
   try {
     const found = await fetchWorkflow(id, step);
@@ -51,18 +75,68 @@ export async function openWorkflow(target: OpenTarget, id: string): Promise<void
       localStorage.setItem(LAST_WORKFLOW_KEY, id);
       usePreferences.getState().rememberRecent({ id, name: found.name, accessedAt: Date.now() });
     }
+    return "opened";
   } catch (error) {
     const message = error instanceof Error ? error.message : "";
-    if (message === WORKFLOW_ERRORS.notInAnyStorage(id) || error instanceof ApiError) {
+    const missing =
+      message === WORKFLOW_ERRORS.notInAnyStorage(id) ||
+      (error instanceof ApiError && MISSING_STATUSES.has(error.status));
+    if (missing) {
+      if (reportMissing) notify.error(message);
+      return "missing";
+    }
+    if (error instanceof ApiError) {
       notify.error(message);
     } else {
       console.error("Load failed", error);
       target.newWorkflow();
       notify.error("Workflow could not be loaded. Starting with an empty canvas.");
     }
+    return "failed";
   } finally {
     step(null);
   }
+}
+
+/**
+ * On start: the workflow the address names (`wanted`; not reported when missing: the caller
+ * shows a page), else the last one opened; and the journal — brought back silently after a
+ * normal close when it holds that workflow's edits (or, with no address, any), offered
+ * otherwise. A document the user opened meanwhile (`loads` moved on) stays: the journal is
+ * then only offered. Start-up only, so it arrives with this module, not the first paint.
+ */
+export async function recoverSession(
+  target: OpenTarget,
+  wanted: string | undefined,
+  loads: number,
+): Promise<OpenOutcome> {
+  const entry = await readJournal();
+  const cleanExit = localStorage.getItem(CLEAN_EXIT_KEY) === "1";
+  localStorage.removeItem(CLEAN_EXIT_KEY);
+  const readGraph = entry && (await reader()).readGraph;
+  const untouched = target.loads() === loads;
+  const id = wanted ?? localStorage.getItem(LAST_WORKFLOW_KEY);
+  const openWanted = async (): Promise<OpenOutcome> =>
+    id && untouched ? target.open(id, { reportMissing: wanted === undefined }) : "opened";
+  if (!entry || !readGraph) return openWanted();
+  const restore = () => {
+    target.replaceDocument(readGraph(entry.data).graph);
+    // Everything a save needs: the version the edits started from included.
+    restored({
+      workflowId: entry.workflowId,
+      location: locationOf(entry.workflowId),
+      basedOn: entry.basedOn ?? null,
+      name: entry.name,
+      dirty: true,
+    });
+  };
+  if (untouched && cleanExit && (wanted === undefined || entry.workflowId === wanted)) {
+    restore();
+    return "opened";
+  }
+  const outcome = await openWanted();
+  notify.action("Unsaved changes from your last session were found.", "Restore", restore);
+  return outcome;
 }
 
 /** Puts a backup back on the canvas; it stays unsaved until the user saves. */

@@ -1,21 +1,17 @@
 import { serializeWorkflow } from "@atelier/core";
 import { authCache } from "../../services/auth-cache.ts";
-import { notify } from "../../ui/notify.ts";
 import { isEdited } from "../document/history.ts";
 import type { DocumentStore } from "../document/store.ts";
 import type { DocumentGraph } from "../document/types.ts";
 import { usePreferences } from "../preferences/store.ts";
-import { detached, edited, renamed, restored } from "../workspace/document-status.ts";
+import { detached, edited, renamed } from "../workspace/document-status.ts";
 import { opened, sessionChanged, useWorkspace } from "../workspace/store.ts";
-import { LAST_WORKFLOW_KEY, local, locationOf, serializeCurrent } from "./document-io.ts";
-import { clearJournal, readJournal, writeExitJournal, writeJournal } from "./journal.ts";
-import type { OpenTarget } from "./open-workflow.ts";
+import { LAST_WORKFLOW_KEY, local, serializeCurrent } from "./document-io.ts";
+import { CLEAN_EXIT_KEY, clearJournal, writeExitJournal, writeJournal } from "./journal.ts";
+import type { OpenOptions, OpenOutcome, OpenTarget } from "./open-workflow.ts";
 import type { SaveOptions } from "./save.ts";
 
 const JOURNAL_DELAY_MS = 1000;
-const CLEAN_EXIT_KEY = "atelier.cleanExit";
-/** The load path (and its zod checks) arrives with the first open or import. */
-const reader = () => import("./read-graph.ts");
 /** Backups are written after a failed save and read from the library: loaded then. */
 const backupStore = () => import("./backups.ts");
 /** Opening a workflow, a file or a backup arrives with the first open (or idle warm-up). */
@@ -95,8 +91,8 @@ export function createPersistence(documents: DocumentStore) {
     },
 
     /** Opens a workflow from the cloud or this browser. */
-    async open(id: string): Promise<void> {
-      await (await opener()).openWorkflow(opening, id);
+    async open(id: string, options?: OpenOptions): Promise<OpenOutcome> {
+      return (await opener()).openWorkflow(opening, id, options);
     },
 
     /** Takes the server's version after a conflict (our edits are dropped on request only). */
@@ -160,34 +156,13 @@ export function createPersistence(documents: DocumentStore) {
       await (await opener()).importWorkflowFile(opening, file);
     },
 
-    /** On start: bring back the journal — silently after a normal close, asking after a crash. */
-    async recover(): Promise<void> {
-      const entry = await readJournal();
-      const cleanExit = localStorage.getItem(CLEAN_EXIT_KEY) === "1";
-      localStorage.removeItem(CLEAN_EXIT_KEY);
-      const last = localStorage.getItem(LAST_WORKFLOW_KEY);
-      if (!entry) {
-        if (last) await this.open(last);
-        return;
-      }
-      const { readGraph } = await reader();
-      const restore = () => {
-        replaceDocument(readGraph(entry.data).graph);
-        // Everything a save needs: the version the edits started from included.
-        restored({
-          workflowId: entry.workflowId,
-          location: locationOf(entry.workflowId),
-          basedOn: entry.basedOn ?? null,
-          name: entry.name,
-          dirty: true,
-        });
-      };
-      if (cleanExit) {
-        restore();
-        return;
-      }
-      if (last) await this.open(last);
-      notify.action("Unsaved changes from your last session were found.", "Restore", restore);
+    /**
+     * On start: the workflow the address names (`target`), else the last one opened, and the
+     * journal (open-workflow.ts).
+     */
+    async recover(target?: string): Promise<OpenOutcome> {
+      const loads = documents.getState().loads;
+      return (await opener()).recoverSession(opening, target, loads);
     },
 
     /** Writes the journal now and marks a normal close (page hide). */
@@ -211,7 +186,12 @@ export function createPersistence(documents: DocumentStore) {
       sessionChanged(user, user ? await authCache.isAdmin() : false);
     },
   };
-  const opening: OpenTarget = { replaceDocument, newWorkflow: () => commands.newWorkflow() };
+  const opening: OpenTarget = {
+    replaceDocument,
+    newWorkflow: () => commands.newWorkflow(),
+    open: (id, options) => commands.open(id, options),
+    loads: () => documents.getState().loads,
+  };
   void liveSync().then(({ followChanges }) =>
     followChanges({ open: (id) => commands.open(id), save: () => commands.save() }),
   );

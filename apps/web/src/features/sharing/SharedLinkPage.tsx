@@ -29,12 +29,13 @@ function Notice({ children }: { children: ReactNode }) {
  * `app` draws a run link's app page (the app feature's, given the slug and token).
  */
 export function SharedLinkPage({
-  token,
+  params,
   app,
 }: {
-  token: string;
+  params: Readonly<Record<string, string>>;
   app?: (slug: string, token: string) => ReactNode;
 }) {
+  const token = params.token ?? "";
   const [opened, setOpened] = useState<Opened>({ state: "loading" });
   const signedIn = useWorkspace((state) => state.user !== null);
   useEffect(() => {

@@ -3,8 +3,8 @@ import { authCache } from "../../services/auth-cache.ts";
 import { sessionChanged } from "./store.ts";
 
 /**
- * Signs out (an answer like "Auth session missing!" means already signed out) and leaves any
- * auth callback address for "/".
+ * Signs out (an answer like "Auth session missing!" means already signed out). The address
+ * stays: it names the workflow still on the canvas (url-sync.ts).
  */
 export const signOut = (): Promise<void> =>
   api
@@ -13,5 +13,4 @@ export const signOut = (): Promise<void> =>
     .then(() => {
       authCache.reset(null);
       sessionChanged(null, false);
-      window.history.replaceState(null, "", "/");
     });

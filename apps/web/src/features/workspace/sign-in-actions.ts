@@ -1,3 +1,4 @@
+import { rememberReturn } from "../../services/address-bar.ts";
 import { ApiError, api } from "../../services/api.ts";
 import { authCache } from "../../services/auth-cache.ts";
 import { sessionChanged } from "./store.ts";
@@ -18,9 +19,12 @@ export const signInProviders = (): Promise<{ id: string; name: string }[]> =>
     .then((answer) => answer.providers)
     .catch(() => []);
 
-/** Where the browser goes to sign in with a provider. */
-export const providerSignInUrl = async (provider: string): Promise<string> =>
-  (await api.signInWith(provider)).url;
+/** Where the browser goes to sign in with a provider; it comes back to the current address. */
+export const providerSignInUrl = async (provider: string): Promise<string> => {
+  const { url } = await api.signInWith(provider);
+  rememberReturn();
+  return url;
+};
 
 /**
  * Signs in with email and password; with a name, creates the account first. The server's

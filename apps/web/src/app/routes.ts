@@ -1,0 +1,63 @@
+import { type ComponentType, lazy } from "react";
+import { matchPath } from "../services/address-bar.ts";
+import { AuthCallback } from "./AuthCallback.tsx";
+
+/*
+ * The app's pages by address (SPEC §2). Adding a page is one entry: its pattern ("/s/:token"),
+ * its component (lazy unless tiny: the first load is budgeted) and what shows while it loads.
+ * The server answers every such path with the app shell (apps/server/src/app.ts).
+ */
+
+export type Params = Readonly<Record<string, string>>;
+
+export interface PageProps {
+  /** The pattern's parameters: `{ id }` for "/w/:id". */
+  params: Params;
+}
+
+export interface Route {
+  pattern: string;
+  page: ComponentType<PageProps>;
+  /** Shown while a lazy page loads. */
+  loading?: string;
+}
+
+const Editor = lazy(() =>
+  import("../features/editor/Editor.tsx").then((module) => ({ default: module.Editor })),
+);
+const canvas = { page: Editor, loading: "Loading the canvas…" };
+const SharedLinkPage = lazy(() =>
+  import("../features/sharing/SharedLinkPage.tsx").then((module) => ({
+    default: module.SharedLinkPage,
+  })),
+);
+const PageNotFound = lazy(() =>
+  import("./PageNotFound.tsx").then((module) => ({ default: module.PageNotFound })),
+);
+
+/** The first entry that matches wins. */
+export const ROUTES: readonly Route[] = [
+  // The editor: a new workflow, a cloud workflow, one kept on this device (url-sync.ts).
+  { pattern: "/", ...canvas },
+  { pattern: "/w/:id", ...canvas },
+  { pattern: "/local/:id", ...canvas },
+  // A share link: the canvas (view, edit) or the workflow's app (run).
+  { pattern: "/s/:token", page: SharedLinkPage, loading: "Opening the shared link…" },
+  // Back from the identity provider.
+  { pattern: "/auth/callback", page: AuthCallback },
+];
+
+/** Any other address. */
+export const NOT_FOUND: Route = { pattern: "*", page: PageNotFound };
+
+/** The page for `path` and its parameters. */
+export function matchRoute(
+  path: string,
+  routes: readonly Route[] = ROUTES,
+): { route: Route; params: Params } {
+  for (const route of routes) {
+    const params = matchPath(route.pattern, path);
+    if (params) return { route, params };
+  }
+  return { route: NOT_FOUND, params: {} };
+}

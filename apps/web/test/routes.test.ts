@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { AuthCallback } from "../src/app/AuthCallback.tsx";
+import { matchRoute, NOT_FOUND, ROUTES, type Route } from "../src/app/routes.ts";
+import { WORKFLOW_PATTERNS } from "../src/features/workspace/url-sync.ts";
+import { matchPath, rememberReturn, takeReturn } from "../src/services/address-bar.ts";
+
+const editor = matchRoute("/").route.page;
+
+describe("the route table (app/routes.ts)", () => {
+  it("sends the editor's addresses to one editor page, with their parameters", () => {
+    expect(matchRoute("/")).toEqual({
+      route: expect.objectContaining({ pattern: "/" }),
+      params: {},
+    });
+    expect(matchRoute("/w/0b6f4c1e")).toMatchObject({
+      route: { pattern: "/w/:id", page: editor },
+      params: { id: "0b6f4c1e" },
+    });
+    expect(matchRoute("/local/5d1a")).toMatchObject({
+      route: { pattern: "/local/:id", page: editor },
+      params: { id: "5d1a" },
+    });
+    // One component for all three: moving between workflows keeps the editor mounted.
+    for (const pattern of Object.values(WORKFLOW_PATTERNS))
+      expect(ROUTES.find((route) => route.pattern === pattern)?.page).toBe(editor);
+    expect(matchRoute("/").route.loading).toBe("Loading the canvas…");
+  });
+
+  it("sends the sign-in return to its page", () => {
+    expect(matchRoute("/auth/callback").route.page).toBe(AuthCallback);
+  });
+
+  it("takes escaped ids, refuses empty, extra or malformed segments", () => {
+    expect(matchRoute("/w/a%20b").params).toEqual({ id: "a b" });
+    const others = ["/w", "/w/", "/w/a/b", "/w/abc/", "/local/", "/w/%E0%A4%A", "/nope", "/auth"];
+    for (const path of others) {
+      expect(matchRoute(path), path).toEqual({ route: NOT_FOUND, params: {} });
+    }
+  });
+
+  it("adds a page with one entry, the first matching entry winning", () => {
+    const share = () => null;
+    const routes: Route[] = [...ROUTES, { pattern: "/s/:token", page: share }];
+    expect(matchRoute("/s/t0k3n", routes)).toEqual({
+      route: { pattern: "/s/:token", page: share },
+      params: { token: "t0k3n" },
+    });
+    expect(matchRoute("/s/t0k3n").route).toBe(NOT_FOUND);
+  });
+
+  it("matches patterns segment by segment", () => {
+    expect(matchPath("/", "/")).toEqual({});
+    expect(matchPath("/", "/w")).toBeNull();
+    expect(matchPath("/a/:x/b/:y", "/a/1/b/2")).toEqual({ x: "1", y: "2" });
+    expect(matchPath("/a/:x/b/:y", "/a/1/c/2")).toBeNull();
+  });
+});
+
+describe("the way back from an identity provider", () => {
+  it("returns to the address left from, once, and to the canvas otherwise", () => {
+    window.history.replaceState(null, "", "/w/0b6f?x=1");
+    rememberReturn();
+    window.history.replaceState(null, "", "/auth/callback?code=abc");
+    expect(takeReturn()).toBe("/w/0b6f?x=1");
+    expect(takeReturn()).toBe("/");
+  });
+
+  it("goes nowhere but a path of this app", () => {
+    for (const stored of ["https://evil.example/", "//evil.example/", "/auth/callback", "w/x"]) {
+      sessionStorage.setItem("atelier.returnTo", stored);
+      expect(takeReturn(), stored).toBe("/");
+    }
+  });
+});
