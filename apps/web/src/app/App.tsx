@@ -9,6 +9,11 @@ const SharedLinkPage = lazy(() =>
   })),
 );
 
+// A published app's page (issue 22): its own chunk, without the editor or the canvas.
+const AppPage = lazy(() =>
+  import("../features/apps/AppPage.tsx").then((module) => ({ default: module.AppPage })),
+);
+
 /** The current path, and a way to move on without a reload (history.replaceState). */
 function usePath(): [string, (to: string) => void] {
   const [path, setPath] = useState(window.location.pathname);
@@ -43,6 +48,12 @@ export function App() {
     return (
       <Suspense fallback={<p className="centered">Opening the shared link…</p>}>
         <SharedLinkPage token={decodeURIComponent(path.slice(3))} />
+      </Suspense>
+    );
+  if (path.startsWith("/a/"))
+    return (
+      <Suspense fallback={<p className="centered">Loading the app…</p>}>
+        <AppPage slug={path.slice(3).split("/")[0] ?? ""} />
       </Suspense>
     );
   return (
