@@ -272,3 +272,111 @@ test("an unknown app, or one shared only by link, is not found", async ({
   await expect(page.getByRole("heading", { name: APP_MESSAGES.notFound })).toBeVisible();
   await ownerContext.close();
 });
+
+test("the owner publishes from the Share dialog; a run link opens the link-only app for another account", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  const origin = baseURL as string;
+  const owner = new CanvasPage(page);
+  await owner.open();
+  await owner.signUp("app-publisher");
+  const api = apiOf(page.request, origin);
+  const png = await pngOf(page);
+  const uploaded = await page.request.post("/api/media", {
+    headers: { origin },
+    multipart: {
+      workflowId: "temporary",
+      file: { name: "photo.png", mimeType: "image/png", buffer: png },
+    },
+  });
+  const photo = ((await uploaded.json()) as { url: string }).url;
+  await api("POST", "/api/workflows", {
+    name: "Restyle",
+    data: appWorkflow(photo, "make it a watercolour"),
+  });
+  await page.getByRole("tab", { name: "Library" }).click();
+  const folders = page.getByRole("region", { name: "Folders" });
+  await folders.getByRole("button", { name: /^Unfiled/ }).click();
+  await folders
+    .getByRole("list", { name: "Workflows in this folder" })
+    .getByRole("button", { name: "Restyle", exact: true })
+    .click();
+  await expect(owner.node("edit")).toBeVisible();
+
+  await page.getByRole("button", { name: "Share", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Share" });
+  await dialog.getByRole("tab", { name: "App" }).click();
+  const panel = dialog.getByRole("form", { name: "Publish as an app" });
+  await expect(panel.getByText(/^Not published/)).toBeVisible();
+  // Suggested: the upload, the free prompt and the final result.
+  await expect(panel.getByRole("checkbox", { name: /^Uploaded file/ })).toBeChecked();
+  await expect(panel.getByRole("checkbox", { name: "prompt", exact: true })).toBeChecked();
+  await expect(panel.getByRole("checkbox", { name: "edit", exact: true })).toBeChecked();
+  await expect(panel.getByRole("checkbox", { name: "Prompt · set by a wire" })).not.toBeChecked();
+  await panel.getByRole("textbox", { name: "Name" }).fill("Restyle a photo");
+  await panel.getByRole("textbox", { name: "Label for prompt" }).fill("Style");
+  await panel.getByRole("textbox", { name: "Label for Uploaded file" }).fill("Photo");
+  await panel.getByRole("textbox", { name: "Label for edit" }).fill("Result");
+  await panel.getByRole("radio", { name: "Only people with a run link" }).check();
+  await panel.getByRole("button", { name: "Publish" }).click();
+  await expect(panel.getByRole("status")).toHaveText("Published version 1");
+  const address = (await panel.locator(".publish-url code").textContent()) ?? "";
+  expect(address).toMatch(new RegExp(`^${origin}/a/restyle-a-photo-[a-z0-9]{8}$`));
+  await expect(panel.getByRole("link", { name: "Open" })).toHaveAttribute(
+    "href",
+    address.slice(origin.length),
+  );
+  await owner.shot("app-publish-panel");
+
+  await dialog.getByRole("tab", { name: "Links" }).click();
+  await dialog.getByLabel("Role").selectOption("run");
+  await dialog.getByRole("button", { name: "Create link" }).click();
+  const runLink = await dialog.getByLabel("run link", { exact: true }).inputValue();
+  const token = runLink.split("/s/")[1] ?? "";
+
+  // Another account: the app's own address is not theirs to open; the run link is.
+  const visitorContext = await browser.newContext();
+  const visitor = await visitorContext.newPage();
+  await visitor.goto(address);
+  await expect(visitor.getByRole("heading", { name: APP_MESSAGES.notFound })).toBeVisible({
+    timeout: 30_000,
+  });
+  await visitor.goto(runLink);
+  await expect(visitor.getByRole("heading", { name: "Restyle a photo" })).toBeVisible({
+    timeout: 30_000,
+  });
+  await expect(visitor).toHaveTitle("Restyle a photo");
+  await visitor.getByRole("button", { name: "Sign in" }).click();
+  await visitor
+    .getByRole("dialog", { name: "Sign in" })
+    .getByRole("button", { name: "Create an account" })
+    .click();
+  const signUp = visitor.getByRole("dialog", { name: "Create an account" });
+  await signUp.getByLabel("Email").fill(`app-linked-${Date.now()}@example.com`);
+  await signUp.getByLabel("Password").fill("correct horse battery");
+  await signUp.getByRole("button", { name: "Create account" }).click();
+  await visitor
+    .getByLabel("Photo", { exact: true })
+    .setInputFiles({ name: "mine.png", mimeType: "image/png", buffer: png });
+  await expect(visitor.getByRole("img", { name: "mine.png preview" })).toBeVisible();
+  await visitor.getByLabel("Style", { exact: true }).fill("charcoal");
+  const started = visitor.waitForResponse(
+    (response) => response.url().endsWith("/runs") && response.request().method() === "POST",
+  );
+  await visitor.getByRole("button", { name: "Run" }).click();
+  const sent = await started;
+  expect(sent.status()).toBe(202);
+  expect(await sent.request().headerValue("x-share-token")).toBe(token);
+  const result = visitor.getByRole("region", { name: "Run result" });
+  await expect(result.getByRole("status")).toHaveText("Done", { timeout: 60_000 });
+  await expect
+    .poll(() =>
+      result
+        .getByRole("img", { name: "Result" })
+        .evaluate((element: HTMLImageElement) => element.naturalWidth),
+    )
+    .toBeGreaterThan(0);
+  await visitorContext.close();
+});

@@ -47,7 +47,10 @@ export function App() {
   if (path.startsWith("/s/"))
     return (
       <Suspense fallback={<p className="centered">Opening the shared link…</p>}>
-        <SharedLinkPage token={decodeURIComponent(path.slice(3))} />
+        <SharedLinkPage
+          token={decodeURIComponent(path.slice(3))}
+          app={(slug, token) => <AppPage slug={slug} shareToken={token} />}
+        />
       </Suspense>
     );
   if (path.startsWith("/a/"))
