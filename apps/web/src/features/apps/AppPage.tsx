@@ -52,6 +52,8 @@ export function AppPage({ slug, shareToken }: { slug: string; shareToken?: strin
   const [run, setRun] = useState<AppRun | null>(null);
   const [history, setHistory] = useState<AppRun[]>([]);
   const [error, setError] = useState<string | null>(null);
+  // A failed read while following a run; cleared by the next good one.
+  const [trackError, setTrackError] = useState<string | null>(null);
 
   useEffect(() => {
     void appActions.loadSession().finally(() => setSessionKnown(true));
@@ -94,21 +96,24 @@ export function AppPage({ slug, shareToken }: { slug: string; shareToken?: strin
     if (!following) return;
     return appActions.watch(slug, following, shareToken, {
       onRun: (next) => {
+        setTrackError(null);
         setRun((shown) => (shown?.id === next.id ? next : shown));
         setHistory((runs) => withRun(runs, next));
       },
-      onError: (failure) => setError(appFailureMessage(failure, "Lost track of the run")),
+      onError: (failure) => setTrackError(appFailureMessage(failure, "Lost track of the run")),
     });
   }, [following, slug, shareToken]);
 
   const started = useCallback((next: AppRun) => {
     setError(null);
+    setTrackError(null);
     setRun(next);
     setHistory((runs) => withRun(runs, next));
   }, []);
 
   const openPast = (past: AppRun) => {
     setError(null);
+    setTrackError(null);
     setRun(past);
     appActions.read(slug, past.id, shareToken).then(
       (fresh) => setRun((shown) => (shown?.id === fresh.id ? fresh : shown)),
@@ -171,9 +176,9 @@ export function AppPage({ slug, shareToken }: { slug: string; shareToken?: strin
             running={!!following}
             onStarted={started}
           />
-          {error ? (
+          {error || trackError ? (
             <p className="form-error" role="alert">
-              {error}
+              {error ?? trackError}
             </p>
           ) : null}
         </section>

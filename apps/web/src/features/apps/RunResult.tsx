@@ -111,7 +111,9 @@ export function RunResult({ run }: { run: AppRun }) {
           ) : !done ? (
             <div className="app-output-placeholder" aria-hidden="true" />
           ) : output.error ? null : (
-            <p className="muted">No result</p>
+            <p className="muted">
+              {run.status === "completed" ? "No result" : "The run stopped before this result."}
+            </p>
           )}
         </div>
       ))}
