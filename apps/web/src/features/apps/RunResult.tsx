@@ -68,7 +68,7 @@ function OutputValue({ value, label, index }: { value: string; label: string; in
     case "text":
       return <p className="app-output-text">{shown.text}</p>;
     case "blocked":
-      return <BlockedNote />;
+      return <BlockedNote count={1} />;
   }
 }
 
