@@ -31,6 +31,9 @@ const SharedLinkPage = lazy(() =>
     default: module.SharedLinkPage,
   })),
 );
+const AppPage = lazy(() =>
+  import("../features/apps/AppRoute.tsx").then((module) => ({ default: module.AppRoute })),
+);
 const PageNotFound = lazy(() =>
   import("./PageNotFound.tsx").then((module) => ({ default: module.PageNotFound })),
 );
@@ -43,6 +46,8 @@ export const ROUTES: readonly Route[] = [
   { pattern: "/local/:id", ...canvas },
   // A share link: the canvas (view, edit) or the workflow's app (run).
   { pattern: "/s/:token", page: SharedLinkPage, loading: "Opening the shared link…" },
+  // A published app's page.
+  { pattern: "/a/:slug", page: AppPage, loading: "Loading the app…" },
   // Back from the identity provider.
   { pattern: "/auth/callback", page: AuthCallback },
 ];

@@ -66,6 +66,7 @@ async function callText(
   path: string,
   body?: unknown,
   timeoutMs?: number,
+  headers: Record<string, string> = {},
 ): Promise<string> {
   let response: Response;
   try {
@@ -74,6 +75,7 @@ async function callText(
       credentials: "include",
       headers: {
         ...shareHeaders(),
+        ...headers,
         ...(body === undefined ? {} : { "content-type": "application/json" }),
       },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -100,8 +102,10 @@ export async function call<T>(
   path: string,
   body?: unknown,
   timeoutMs?: number,
+  /** Extra request headers (a share link's token). */
+  headers?: Record<string, string>,
 ): Promise<T> {
-  const text = await callText(method, path, body, timeoutMs);
+  const text = await callText(method, path, body, timeoutMs, headers);
   return (text ? JSON.parse(text) : {}) as T;
 }
 

@@ -1,6 +1,11 @@
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { Modal } from "../../ui/Modal.tsx";
 import { ShareLinks } from "./ShareLinks.tsx";
+
+// App mode's publishing loads with its tab.
+const PublishPanel = lazy(() =>
+  import("../apps/PublishPanel.tsx").then((module) => ({ default: module.PublishPanel })),
+);
 
 /** Share: links with a role (view, run, edit), and publishing the workflow as an app. */
 export function ShareDialog({ workflowId, onClose }: { workflowId: string; onClose(): void }) {
@@ -30,7 +35,9 @@ export function ShareDialog({ workflowId, onClose }: { workflowId: string; onClo
         {tab === "links" ? (
           <ShareLinks workflowId={workflowId} />
         ) : (
-          <p className="muted">Publishing arrives with the app page.</p>
+          <Suspense fallback={<p className="muted">Loading…</p>}>
+            <PublishPanel workflowId={workflowId} />
+          </Suspense>
         )}
         <p className="muted">
           A revoked or expired link opens nothing. Links never reach your other workflows.

@@ -3,6 +3,9 @@ import { lazy, type ReactNode, Suspense, useEffect, useState } from "react";
 import { useWorkspace } from "../workspace/store.ts";
 import { enterShareLink, type ShareOpenResponse, shareFailureMessage } from "./share-actions.ts";
 
+const AppPage = lazy(() =>
+  import("../apps/AppPage.tsx").then((module) => ({ default: module.AppPage })),
+);
 const Editor = lazy(() =>
   import("../editor/Editor.tsx").then((module) => ({ default: module.Editor })),
 );
@@ -26,15 +29,8 @@ function Notice({ children }: { children: ReactNode }) {
 /**
  * `/s/{token}`: a share link. A view link opens the canvas read-only, an edit link opens it
  * for saving (signed in), a run link the workflow's app; a revoked or expired one says so.
- * `app` draws a run link's app page (the app feature's, given the slug and token).
  */
-export function SharedLinkPage({
-  params,
-  app,
-}: {
-  params: Readonly<Record<string, string>>;
-  app?: (slug: string, token: string) => ReactNode;
-}) {
+export function SharedLinkPage({ params }: { params: Readonly<Record<string, string>> }) {
   const token = params.token ?? "";
   const [opened, setOpened] = useState<Opened>({ state: "loading" });
   const signedIn = useWorkspace((state) => state.user !== null);
@@ -68,14 +64,18 @@ export function SharedLinkPage({
     );
   }
   if (opened.role === "run") {
-    if (!opened.appSlug || !app)
+    if (!opened.appSlug)
       return (
         <Notice>
           <h1>This workflow has no published app</h1>
           <p className="muted">The owner has not published it as an app yet.</p>
         </Notice>
       );
-    return <>{app(opened.appSlug, token)}</>;
+    return (
+      <Suspense fallback={<p className="centered">Loading the app…</p>}>
+        <AppPage slug={opened.appSlug} shareToken={token} />
+      </Suspense>
+    );
   }
   // An edit link opened signed out opens the workflow again once signed in.
   return (
