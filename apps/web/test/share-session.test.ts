@@ -1,10 +1,16 @@
 import { SHARE_TOKEN_HEADER } from "@atelier/core";
 import { afterEach, expect, it } from "vitest";
-import { setShareToken, shareHeaders, withShareQuery } from "../src/services/share-session.ts";
+import {
+  SHARE_HEADER,
+  setShareToken,
+  shareHeaders,
+  withShareQuery,
+} from "../src/services/share-session.ts";
 
 afterEach(() => setShareToken(null));
 
 it("sends the tab's link token in core's header, and as ?share= where no header can go", () => {
+  expect(SHARE_HEADER).toBe(SHARE_TOKEN_HEADER);
   expect(shareHeaders()).toEqual({});
   expect(withShareQuery("/api/x")).toBe("/api/x");
   setShareToken("t".repeat(32));

@@ -1,14 +1,9 @@
-import {
-  type ApiToken,
-  type CreateApiTokenResponse,
-  type Folder,
-  LIMITS,
-  type MediaUploadResponse,
-  type QueueStatus,
-  type QueueStatusResponse,
-  type SavedWorkflow,
-  type WorkflowRow,
-  type WorkflowSummary,
+import type {
+  MediaUploadResponse,
+  QueueStatus,
+  QueueStatusResponse,
+  SavedWorkflow,
+  WorkflowRow,
 } from "@atelier/core";
 import { nextTask } from "./next-task.ts";
 import { shareHeaders } from "./share-session.ts";
@@ -175,7 +170,6 @@ export const api = {
       provider,
       callbackURL: `${window.location.origin}/auth/callback`,
     }),
-  listWorkflows: () => call<{ workflows: WorkflowSummary[] }>("GET", "/api/workflows"),
   getWorkflow: (id: string) =>
     call<{ workflow: WorkflowRow }>("GET", `/api/workflows/${encodeURIComponent(id)}`),
   /** The same answer unparsed: opening parses and checks it in short steps (read-answer.ts). */
@@ -232,44 +226,11 @@ export const api = {
       throw new ApiError(response.status, "Failed to upload media to storage");
     return parsed as MediaUploadResponse;
   },
-  deleteWorkflow: (id: string) => call("DELETE", `/api/workflows/${encodeURIComponent(id)}`),
-  /** SPEC §6: a 401 from the folder list means "no folders". */
-  listFolders: () =>
-    call<{ folders: Folder[] }>(
-      "GET",
-      "/api/folders",
-      undefined,
-      LIMITS.timing.folderListTimeoutMs,
-    ).catch((error) => {
-      if (error instanceof ApiError && error.status === 401) return { folders: [] as Folder[] };
-      throw error;
-    }),
-  createFolder: (name: string) =>
-    call<{ folder: Folder }>("POST", "/api/folders", { name }, LIMITS.timing.folderListTimeoutMs),
-  renameFolder: (id: string, name: string) =>
-    call<{ folder: Folder }>("PATCH", `/api/folders/${encodeURIComponent(id)}`, { name }),
-  deleteFolder: (id: string) => call("DELETE", `/api/folders/${encodeURIComponent(id)}`),
-  moveWorkflows: (folderId: string | null, workflowIds: string[]) =>
-    call("PUT", `/api/folders/${encodeURIComponent(folderId ?? "unfiled")}/workflows`, {
-      workflowIds,
-    }),
-  copyWorkflows: (folderId: string | null, workflowIds: string[]) =>
-    call<{ workflowIds: string[] }>(
-      "POST",
-      `/api/folders/${encodeURIComponent(folderId ?? "unfiled")}/workflows`,
-      { workflowIds },
-    ),
-  fork: (sourceWorkflowId: string) =>
-    call<{ workflowId: string }>("POST", "/api/workflows/fork", { sourceWorkflowId }),
   /** Starts a run of one node (202; 200 with the same requestId for a repeated idempotencyKey). */
   generate: (type: string, body: GenerateBody) =>
     call<GenerateAnswer>("POST", `/api/generate/${encodeURIComponent(type)}`, body),
   queueStatus: (requestId: string) => call<JobStatus>("POST", "/api/queue/status", { requestId }),
   cancelJob: (requestId: string) => call<JobStatus>("POST", "/api/queue/cancel", { requestId }),
-  /** Personal API tokens (account menu): listed without their text, which only creation shows. */
-  listTokens: () => call<{ tokens: ApiToken[] }>("GET", "/api/tokens"),
-  createToken: (name: string) => call<CreateApiTokenResponse>("POST", "/api/tokens", { name }),
-  revokeToken: (id: string) => call("DELETE", `/api/tokens/${encodeURIComponent(id)}`),
   /** The user's jobs, newest first (100), optionally of one workflow. */
   listJobs: (workflowId?: string | null) =>
     call<{ jobs: JobStatus[] }>(

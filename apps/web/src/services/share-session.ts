@@ -1,4 +1,9 @@
-import { SHARE_TOKEN_HEADER } from "@atelier/core";
+/**
+ * Core's `SHARE_TOKEN_HEADER`, written out: this file is part of the editor's first load, and
+ * importing core's API constants from it moved them all into that load (bench F1).
+ * `test/share-session.test.ts` checks the two agree.
+ */
+export const SHARE_HEADER = "x-share-token";
 
 /**
  * The share link this tab was opened through (`/s/{token}`), if any: every request of the
@@ -13,7 +18,7 @@ export function setShareToken(token: string | null): void {
 
 /** The headers that name the tab's share link (none outside link mode). */
 export const shareHeaders = (): Record<string, string> =>
-  activeToken ? { [SHARE_TOKEN_HEADER]: activeToken } : {};
+  activeToken ? { [SHARE_HEADER]: activeToken } : {};
 
 /** A URL with the link's token as `?share=` (for an EventSource, which sets no headers). */
 export function withShareQuery(url: string): string {

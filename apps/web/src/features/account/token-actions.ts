@@ -1,5 +1,6 @@
 import { type ApiToken, validateApiTokenName } from "@atelier/core";
-import { ApiError, api } from "../../services/api.ts";
+import { ApiError } from "../../services/api.ts";
+import { libraryApi } from "../../services/library-api.ts";
 
 export type { ApiToken };
 
@@ -9,14 +10,14 @@ export const tokenFailureMessage = (error: unknown, fallback: string): string =>
 
 /** Personal API tokens of the signed-in account (the API tokens dialog). */
 export const tokenActions = {
-  list: async (): Promise<ApiToken[]> => (await api.listTokens()).tokens,
+  list: async (): Promise<ApiToken[]> => (await libraryApi.listTokens()).tokens,
   /** The new token's text, shown once; a bad name is refused before asking the server. */
   create: async (name: string): Promise<{ id: string; token: string }> => {
     const problem = validateApiTokenName(name);
     if (problem) throw new ApiError(400, problem);
-    return api.createToken(name.trim());
+    return libraryApi.createToken(name.trim());
   },
-  revoke: (id: string) => api.revokeToken(id).then(() => undefined),
+  revoke: (id: string) => libraryApi.revokeToken(id).then(() => undefined),
   /** Puts the token on the clipboard; false when the browser refuses. */
   copy: (text: string): Promise<boolean> =>
     navigator.clipboard

@@ -1,5 +1,6 @@
 import { LIMITS } from "@atelier/core";
-import { ApiError, api } from "../../services/api.ts";
+import { ApiError } from "../../services/api.ts";
+import { libraryApi } from "../../services/library-api.ts";
 import type { LocalDb } from "../persistence/local-db.ts";
 import { usePreferences } from "../preferences/store.ts";
 
@@ -41,7 +42,7 @@ export async function listAllWorkflows(signedIn: boolean): Promise<LibraryEntry[
   const { localDb } = await import("../persistence/local-db.ts");
   await adoptOlderRecentList(localDb);
   if (signedIn) {
-    const { workflows } = await api.listWorkflows().catch(() => ({ workflows: [] }));
+    const { workflows } = await libraryApi.listWorkflows().catch(() => ({ workflows: [] }));
     return workflows.map((workflow) => ({
       id: workflow.id,
       name: workflow.name,
@@ -63,7 +64,10 @@ export async function listAllWorkflows(signedIn: boolean): Promise<LibraryEntry[
 
 /** The cloud's folders and its workflows with the folder each is in. */
 export async function listFoldersAndWorkflows() {
-  const [{ folders }, { workflows }] = await Promise.all([api.listFolders(), api.listWorkflows()]);
+  const [{ folders }, { workflows }] = await Promise.all([
+    libraryApi.listFolders(),
+    libraryApi.listWorkflows(),
+  ]);
   return {
     folders,
     workflows: workflows.map(
@@ -74,11 +78,11 @@ export async function listFoldersAndWorkflows() {
 
 /** Folder and workflow commands of the cloud library. */
 export const libraryActions = {
-  createFolder: (name: string) => api.createFolder(name),
-  renameFolder: (id: string, name: string) => api.renameFolder(id, name),
-  deleteFolder: (id: string) => api.deleteFolder(id),
-  moveWorkflow: (target: string | null, id: string) => api.moveWorkflows(target, [id]),
-  copyWorkflow: (target: string | null, id: string) => api.copyWorkflows(target, [id]),
-  fork: (id: string) => api.fork(id),
-  deleteWorkflow: (id: string) => api.deleteWorkflow(id),
+  createFolder: (name: string) => libraryApi.createFolder(name),
+  renameFolder: (id: string, name: string) => libraryApi.renameFolder(id, name),
+  deleteFolder: (id: string) => libraryApi.deleteFolder(id),
+  moveWorkflow: (target: string | null, id: string) => libraryApi.moveWorkflows(target, [id]),
+  copyWorkflow: (target: string | null, id: string) => libraryApi.copyWorkflows(target, [id]),
+  fork: (id: string) => libraryApi.fork(id),
+  deleteWorkflow: (id: string) => libraryApi.deleteWorkflow(id),
 };
