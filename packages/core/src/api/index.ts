@@ -5,6 +5,7 @@ export * from "./folders.ts";
 export * from "./generate.ts";
 export * from "./media.ts";
 export * from "./queue.ts";
+export * from "./quotas.ts";
 export * from "./runs.ts";
 export * from "./shares.ts";
 export * from "./tokens.ts";
