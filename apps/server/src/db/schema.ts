@@ -451,6 +451,22 @@ export const userQuotas = pgTable("user_quotas", {
   updatedAt: updatedAt(),
 });
 
+/** An admin's invitation to sign up (SIGNUP=invite): used once, before it expires. */
+export const invites = pgTable(
+  "invites",
+  {
+    id: text("id").primaryKey(),
+    token: text("token").notNull(),
+    /** The address it is for, lower-case; null: whoever holds it. */
+    email: text("email"),
+    createdBy: text("created_by").references(() => user.id, { onDelete: "set null" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex("invites_token_idx").on(table.token)],
+);
+
 export const schema = {
   user,
   session,
@@ -469,4 +485,5 @@ export const schema = {
   apps,
   usageCounters,
   userQuotas,
+  invites,
 };

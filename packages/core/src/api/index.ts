@@ -8,5 +8,6 @@ export * from "./queue.ts";
 export * from "./quotas.ts";
 export * from "./runs.ts";
 export * from "./shares.ts";
+export * from "./signup.ts";
 export * from "./tokens.ts";
 export * from "./workflows.ts";
