@@ -102,6 +102,10 @@ export async function startServer({ webRoot, db = "pglite", env = {}, publicUrl 
     AUTH_SECRET: "bench-secret-bench-secret-bench-secret-0123",
     RATE_LIMIT_SIGN_IN_PER_MINUTE: "100000",
     RATE_LIMIT_UPLOADS_PER_MINUTE: "100000",
+    // Quotas are the server suite's to test; a benchmark measures speed, not refusals.
+    CONCURRENT_JOBS_PER_USER: "100000",
+    CONCURRENT_JOBS_PER_ANONYMOUS: "100000",
+    ANONYMOUS_GENERATIONS_PER_MINUTE: "100000",
     ...(publicUrl ? { PUBLIC_URL: url } : {}),
     ...(webRoot ? { WEB_ROOT: webRoot } : {}),
     ...(database ? { DATABASE_URL: database.url } : {}),

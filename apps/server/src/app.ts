@@ -9,6 +9,7 @@ import { closeEventStreams } from "./http/event-stream.ts";
 import { inputGuard } from "./http/input-guard.ts";
 import { registerSameOriginGuard } from "./http/same-origin.ts";
 import { registerSecurityHeaders } from "./http/security-headers.ts";
+import { adminRoutes } from "./routes/admin.ts";
 import { appRoutes } from "./routes/apps.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { callbackRoutes } from "./routes/callbacks.ts";
@@ -80,6 +81,7 @@ export async function buildApp(
     await tokenRoutes(api, ctx);
     await shareRoutes(api, ctx);
     await appRoutes(api, ctx);
+    await adminRoutes(api, ctx);
     await docsRoutes(api, ctx);
   });
 

@@ -75,7 +75,12 @@ export async function createContext(
         advance: {
           db: database.db,
           startJob: async (userId, model, input) => {
-            const deps = { db: database.db, store, publicUrl: config.publicUrl };
+            const deps = {
+              db: database.db,
+              store,
+              publicUrl: config.publicUrl,
+              anonymousRuns: config.generation.anonymousRuns,
+            };
             const { job } = await startGeneration(
               { ...deps, generation: started },
               userId,

@@ -1,3 +1,4 @@
+import { ANONYMOUS_RUNS, type AnonymousRuns } from "@atelier/core";
 import { z } from "zod";
 import { FFMPEG_OFF, isExecutableFile } from "./providers/local/ffmpeg/locate.ts";
 
@@ -34,6 +35,11 @@ export const zGenerationEnv = z.object({
         .map((item) => item.trim().toLowerCase())
         .filter(Boolean),
     ),
+  /**
+   * What anonymous sessions may run: `local` (default) the offline provider only, `all` every
+   * configured provider (paid calls on the operator's keys), `none` nothing (sign in first).
+   */
+  ANONYMOUS_RUNS: z.enum(ANONYMOUS_RUNS).default("local"),
   /** Length of one simulated step of the offline provider. */
   LOCAL_PROVIDER_STEP_MS: z.coerce.number().int().min(0).max(60_000).default(400),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
@@ -73,6 +79,8 @@ export interface GenerationConfig {
   staleAfterMs: number;
   /** FFMPEG_PATH: a checked path, "off", or null to look for one. */
   ffmpegPath: string | null;
+  /** ANONYMOUS_RUNS: which providers anonymous sessions may use. */
+  anonymousRuns: AnonymousRuns;
 }
 
 const withBase = (keyValue: string | undefined, baseUrl: string | undefined) =>
@@ -100,5 +108,6 @@ export function generationConfig(env: z.infer<typeof zGenerationEnv>): Generatio
     webhookSafetyMs: env.JOB_WEBHOOK_SAFETY_POLL_MS,
     staleAfterMs: env.JOB_STALE_AFTER_MS,
     ffmpegPath: env.FFMPEG_PATH ?? null,
+    anonymousRuns: env.ANONYMOUS_RUNS,
   };
 }

@@ -14,7 +14,13 @@ export const zLimitsEnv = z.object({
   /** Generations started (POST /api/generate/*) per session and minute. */
   RATE_LIMIT_GENERATIONS_PER_MINUTE: count(60),
   /** Generations started by anonymous sessions per address and minute, all together. */
-  RATE_LIMIT_ANONYMOUS_GENERATIONS_PER_MINUTE: count(60),
+  RATE_LIMIT_ANONYMOUS_GENERATIONS_PER_MINUTE: count(20),
+  /** Generations started per anonymous session and minute. */
+  ANONYMOUS_GENERATIONS_PER_MINUTE: count(10),
+  /** Jobs queued or running at once per user (an admin may set another per user). */
+  CONCURRENT_JOBS_PER_USER: count(8),
+  /** Jobs queued or running at once per anonymous session. */
+  CONCURRENT_JOBS_PER_ANONYMOUS: count(2),
   /** Uploads (POST /api/media) per address and minute. */
   RATE_LIMIT_UPLOADS_PER_MINUTE: count(60),
   /** Uploads per session (or, signed out, per address) and minute. */
@@ -42,6 +48,9 @@ export interface AbuseLimits {
   signInPerMinute: number;
   generationsPerMinute: number;
   anonymousGenerationsPerMinutePerAddress: number;
+  anonymousGenerationsPerMinute: number;
+  concurrentJobsPerUser: number;
+  concurrentJobsPerAnonymous: number;
   uploadsPerMinute: number;
   uploadsPerMinutePerSession: number;
   uploadBytesPerMinute: number;
@@ -61,6 +70,9 @@ export function limitsConfig(env: z.infer<typeof zLimitsEnv>): AbuseLimits {
     signInPerMinute: env.RATE_LIMIT_SIGN_IN_PER_MINUTE,
     generationsPerMinute: env.RATE_LIMIT_GENERATIONS_PER_MINUTE,
     anonymousGenerationsPerMinutePerAddress: env.RATE_LIMIT_ANONYMOUS_GENERATIONS_PER_MINUTE,
+    anonymousGenerationsPerMinute: env.ANONYMOUS_GENERATIONS_PER_MINUTE,
+    concurrentJobsPerUser: env.CONCURRENT_JOBS_PER_USER,
+    concurrentJobsPerAnonymous: env.CONCURRENT_JOBS_PER_ANONYMOUS,
     uploadsPerMinute: env.RATE_LIMIT_UPLOADS_PER_MINUTE,
     uploadsPerMinutePerSession: env.RATE_LIMIT_UPLOADS_PER_SESSION_PER_MINUTE,
     uploadBytesPerMinute: env.UPLOAD_MB_PER_MINUTE * MB,

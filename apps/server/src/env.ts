@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { SIGNUP_MODES, type SignupMode } from "@atelier/core";
 import { z } from "zod";
 import { type GenerationConfig, generationConfig, zGenerationEnv } from "./env-generation.ts";
 import { type AbuseLimits, limitsConfig, zLimitsEnv } from "./env-limits.ts";
@@ -50,6 +51,10 @@ const zEnv = zGenerationEnv.extend(zLimitsEnv.shape).extend({
     .default("oidc"),
   OIDC_NAME: z.string().default("Single sign-on"),
   ADMIN_EMAILS: list,
+  /** Who may create an account: open (anyone), invite (an admin's invitation), closed. */
+  SIGNUP: z.enum(SIGNUP_MODES).default("open"),
+  /** Sign-up is limited to addresses at these domains (empty: any). */
+  ALLOWED_EMAIL_DOMAINS: list,
   TRUSTED_ORIGINS: list,
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -78,6 +83,9 @@ export interface Config {
   github: OAuthClient | null;
   oidc: (OAuthClient & { issuer: string; providerId: string; name: string }) | null;
   adminEmails: string[];
+  signup: SignupMode;
+  /** Lower-case domains sign-up is limited to; empty: any. */
+  allowedEmailDomains: string[];
   trustedOrigins: string[];
   /** Rate limits, budgets and caps against abuse (env-limits.ts). */
   limits: AbuseLimits;
@@ -195,6 +203,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           }
         : null,
     adminEmails: env.ADMIN_EMAILS.map((email) => email.toLowerCase()),
+    signup: env.SIGNUP,
+    allowedEmailDomains: env.ALLOWED_EMAIL_DOMAINS.map((domain) =>
+      domain.toLowerCase().replace(/^@/, ""),
+    ),
     // Without PUBLIC_URL, both loopback spellings of the default address work.
     trustedOrigins: [
       publicUrl,

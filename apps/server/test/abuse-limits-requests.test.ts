@@ -14,7 +14,10 @@ describe("abuse limits: configuration", () => {
     expect(loadConfig({ DATA_DIR: dataDir }).limits).toEqual({
       signInPerMinute: 20,
       generationsPerMinute: 60,
-      anonymousGenerationsPerMinutePerAddress: 60,
+      anonymousGenerationsPerMinutePerAddress: 20,
+      anonymousGenerationsPerMinute: 10,
+      concurrentJobsPerUser: 8,
+      concurrentJobsPerAnonymous: 2,
       uploadsPerMinute: 60,
       uploadsPerMinutePerSession: 30,
       uploadBytesPerMinute: 250 * 1024 * 1024,
@@ -41,6 +44,9 @@ describe("abuse limits: configuration", () => {
       ANONYMOUS_EVENT_STREAMS_PER_ADDRESS: "11",
       STAGED_SAVES_PER_USER: "12",
       SAVE_STAGING_MB_PER_USER: "13",
+      ANONYMOUS_GENERATIONS_PER_MINUTE: "14",
+      CONCURRENT_JOBS_PER_USER: "15",
+      CONCURRENT_JOBS_PER_ANONYMOUS: "16",
     }).limits;
     const MB = 1024 * 1024;
     expect(set).toEqual({
@@ -57,6 +63,9 @@ describe("abuse limits: configuration", () => {
       anonymousEventStreamsPerAddress: 11,
       stagedSavesPerUser: 12,
       stagedSaveBytesPerUser: 13 * MB,
+      anonymousGenerationsPerMinute: 14,
+      concurrentJobsPerUser: 15,
+      concurrentJobsPerAnonymous: 16,
     });
     expect(() => loadConfig({ DATA_DIR: dataDir, EVENT_STREAMS_PER_USER: "0" })).toThrow(
       "EVENT_STREAMS_PER_USER",

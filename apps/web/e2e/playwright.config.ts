@@ -60,6 +60,9 @@ export default defineConfig({
       RATE_LIMIT_SIGN_IN_PER_MINUTE: "1000",
       RATE_LIMIT_GENERATIONS_PER_MINUTE: "1000",
       RATE_LIMIT_ANONYMOUS_GENERATIONS_PER_MINUTE: "1000",
+      ANONYMOUS_GENERATIONS_PER_MINUTE: "1000",
+      CONCURRENT_JOBS_PER_USER: "1000",
+      CONCURRENT_JOBS_PER_ANONYMOUS: "1000",
       // A build elsewhere than apps/web/dist (E2E_WEB_ROOT), so runs can go side by side.
       ...(process.env.E2E_WEB_ROOT ? { WEB_ROOT: process.env.E2E_WEB_ROOT } : {}),
     },

@@ -8,6 +8,7 @@ import { account, jobs, session, user, verification, workflowMediaManifest } fro
 import type { Config } from "../env.ts";
 import { ApiTokenUsers } from "./api-token-users.ts";
 import { SessionCache } from "./session-cache.ts";
+import { admitNewAccount } from "./signup-policy.ts";
 
 /** Providers a user may pick, by Better Auth id, with the name users see. */
 export function configuredProviders(config: Config): Map<string, string> {
@@ -101,14 +102,17 @@ export function createAuth(config: Config, db: AppDb) {
       user: {
         create: {
           // Only a verified address earns the flag: anyone could sign up with an unverified one.
-          before: async (candidate) => ({
-            data: {
-              ...candidate,
-              isAdmin:
-                Boolean(candidate.emailVerified) &&
-                config.adminEmails.includes(candidate.email.toLowerCase()),
-            },
-          }),
+          before: async (candidate, context) => {
+            await admitNewAccount(db, config, candidate, context as never);
+            return {
+              data: {
+                ...candidate,
+                isAdmin:
+                  Boolean(candidate.emailVerified) &&
+                  config.adminEmails.includes(candidate.email.toLowerCase()),
+              },
+            };
+          },
         },
         // The session cache must not outlive what it mirrors (see session-cache.ts).
         update: { after: async (changed) => cache.forgetUser(changed.id) },

@@ -1,5 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import {
+  ANONYMOUS_RUN_MESSAGES,
+  type AnonymousRuns,
   getNodeDefinition,
   type NodeDefinition,
   resolveRunTarget,
@@ -9,8 +11,8 @@ import {
 import { and, eq } from "drizzle-orm";
 import type { AppDb } from "../db/client.ts";
 import type { JobRow } from "../db/rows.ts";
-import { jobs } from "../db/schema.ts";
-import { InvalidInputError, NotFoundError } from "../domain/errors.ts";
+import { jobs, user } from "../db/schema.ts";
+import { ForbiddenError, InvalidInputError, NotFoundError } from "../domain/errors.ts";
 import type { ProviderRegistry } from "../providers/registry.ts";
 import { TEMPORARY_WORKFLOW_ID } from "../storage/media-manifest.ts";
 import { getOwnWorkflowRow } from "./workflow-storage/workflow-rows.ts";
@@ -92,6 +94,25 @@ export function checkRun(definition: NodeDefinition, body: GenerateInput, public
   return { params, inputs };
 }
 
+/** The providers the user's jobs may use: an anonymous session's per ANONYMOUS_RUNS. */
+async function providersFor(
+  db: AppDb,
+  providers: ProviderRegistry,
+  userId: string,
+  anonymousRuns: AnonymousRuns,
+): Promise<ReadonlySet<string>> {
+  if (anonymousRuns === "all") return providers.configured;
+  const [row] = await db
+    .select({ isAnonymous: user.isAnonymous })
+    .from(user)
+    .where(eq(user.id, userId));
+  if (!row?.isAnonymous) return providers.configured;
+  if (anonymousRuns === "none") throw new ForbiddenError(ANONYMOUS_RUN_MESSAGES.none);
+  // The operator's paid keys are for accounts: anonymous sessions run offline.
+  return LOCAL_ONLY;
+}
+const LOCAL_ONLY: ReadonlySet<string> = new Set(["local"]);
+
 /** Writes the job row (before any provider call) and answers what the client polls with. */
 export async function createJob(
   db: AppDb,
@@ -101,6 +122,7 @@ export async function createJob(
   body: GenerateInput,
   publicUrl: string,
   storeInline: (dataUrl: string, port: string) => Promise<string>,
+  anonymousRuns: AnonymousRuns = "local",
 ): Promise<{ job: JobRow; created: boolean }> {
   const definition = definitionOf(model);
   const { params, inputs } = checkRun(definition, body, publicUrl);
@@ -118,7 +140,7 @@ export async function createJob(
     definition,
     new Set(Object.keys(inputs)),
     params,
-    providers.configured,
+    await providersFor(db, providers, userId, anonymousRuns),
     providers.doneLocally,
   );
   const providerId = target.kind === "provider" ? target.provider : "local";

@@ -1,4 +1,9 @@
-import { extensionForMimeType, MEDIA_INPUT_MESSAGES, UPLOAD_MESSAGES } from "@atelier/core";
+import {
+  type AnonymousRuns,
+  extensionForMimeType,
+  MEDIA_INPUT_MESSAGES,
+  UPLOAD_MESSAGES,
+} from "@atelier/core";
 import { fileTypeFromBuffer } from "file-type";
 import type { AppDb } from "../db/client.ts";
 import type { JobRow } from "../db/rows.ts";
@@ -42,6 +47,8 @@ export interface StartGenerationDeps {
   generation: Generation;
   /** Called with the size of each inline input before it is stored (a budget may refuse). */
   beforeStoreInline?: (bytes: number) => void;
+  /** ANONYMOUS_RUNS: the providers an anonymous session's jobs may use. */
+  anonymousRuns: AnonymousRuns;
 }
 
 /**
@@ -78,6 +85,7 @@ export async function startGeneration(
     input,
     deps.publicUrl,
     storeInline,
+    deps.anonymousRuns,
   );
   if (created) await generation.engine.start(job);
   return { job, created };

@@ -423,6 +423,50 @@ export const apps = pgTable(
   ],
 );
 
+/**
+ * Request counts per key (`user:…`, `anon:…`, `ip:…`) and fixed window: quotas shared by every
+ * process through the database, so the embedded default needs no Redis. Old windows are
+ * swept as new ones are written.
+ */
+export const usageCounters = pgTable(
+  "usage_counters",
+  {
+    key: text("key").notNull(),
+    windowStart: timestamp("window_start", { withTimezone: true, mode: "date" }).notNull(),
+    count: integer("count").notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.key, table.windowStart] }),
+    index("usage_counters_window_idx").on(table.windowStart),
+  ],
+);
+
+/** An admin's quota overrides for one user (null: the instance's default). */
+export const userQuotas = pgTable("user_quotas", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => user.id, { onDelete: "cascade" }),
+  generationsPerMinute: integer("generations_per_minute"),
+  concurrentJobs: integer("concurrent_jobs"),
+  updatedAt: updatedAt(),
+});
+
+/** An admin's invitation to sign up (SIGNUP=invite): used once, before it expires. */
+export const invites = pgTable(
+  "invites",
+  {
+    id: text("id").primaryKey(),
+    token: text("token").notNull(),
+    /** The address it is for, lower-case; null: whoever holds it. */
+    email: text("email"),
+    createdBy: text("created_by").references(() => user.id, { onDelete: "set null" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex("invites_token_idx").on(table.token)],
+);
+
 export const schema = {
   user,
   session,
@@ -439,4 +483,7 @@ export const schema = {
   apiTokens,
   shareLinks,
   apps,
+  usageCounters,
+  userQuotas,
+  invites,
 };

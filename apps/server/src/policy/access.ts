@@ -12,9 +12,11 @@ import {
   APP_MESSAGES,
   SHARE_MESSAGES,
   type ShareRole,
+  SIGNUP_MESSAGES,
   WORKFLOW_ERRORS,
 } from "@atelier/core";
 import { readAdminFlag } from "../auth/auth.ts";
+import { signUpRefusal } from "../auth/signup-policy.ts";
 import { findAppBySlug } from "../commands/apps/publish.ts";
 import { findJobByCallbackToken, getOwnJob } from "../commands/generation.ts";
 import { getOwnMediaRow, type MediaRow } from "../commands/media-files.ts";
@@ -27,6 +29,7 @@ import {
 import type { AppDb } from "../db/client.ts";
 import type { AppRow, JobRow, RunRow, ShareLinkRow, WorkflowRecord } from "../db/rows.ts";
 import { ForbiddenError, NotFoundError, UnauthenticatedError } from "../domain/errors.ts";
+import type { Config } from "../env.ts";
 import { ANONYMOUS_FOLDER, TEMPORARY_WORKFLOW_ID } from "../storage/media-manifest.ts";
 
 /** The signed-in party a rule is asked about. */
@@ -177,6 +180,25 @@ export function jobForCallback(db: AppDb, provider: string, token: string) {
 /** Whether the user is an admin, read on every call so a demotion takes effect at once. */
 export function isAdmin(db: AppDb, user: Actor): Promise<boolean> {
   return readAdminFlag(db, user.id);
+}
+
+/**
+ * 403 with the reason when SIGNUP or ALLOWED_EMAIL_DOMAINS refuse an account for the address
+ * (the invitation is looked at, not spent: the account's creation spends it).
+ */
+export async function assertMaySignUp(
+  db: AppDb,
+  config: Pick<Config, "signup" | "allowedEmailDomains">,
+  email: string,
+  inviteToken: string | null,
+): Promise<void> {
+  const refusal = await signUpRefusal(db, config, email, inviteToken, { spend: false });
+  if (refusal) throw new ForbiddenError(refusal);
+}
+
+/** 403 "Only admins can do this" unless the user is an admin now. */
+export async function assertIsAdmin(db: AppDb, user: Actor): Promise<void> {
+  if (!(await readAdminFlag(db, user.id))) throw new ForbiddenError(SIGNUP_MESSAGES.adminsOnly);
 }
 
 /**

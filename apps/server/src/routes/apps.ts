@@ -1,8 +1,9 @@
 import { zAppParams, zAppRunParams, zAppRunRequest } from "@atelier/core";
 import type { FastifyInstance } from "fastify";
 import { listAppRuns, readAppRun, startAppRun } from "../commands/apps/app-runs.ts";
+import { takeGenerationQuota } from "../commands/quotas/generation-quota.ts";
 import type { AppContext } from "../context.ts";
-import { keyedRateLimit } from "../http/limits.ts";
+import { addressOf } from "../http/limits.ts";
 import { mediaFileUrl } from "../http/media-presenters.ts";
 import { currentUser } from "../http/session.ts";
 import { presentAppRun, presentAppView } from "../http/share-presenters.ts";
@@ -16,11 +17,6 @@ import { assertCanOpenApp, assertCanRunApp } from "../policy/access.ts";
 export async function appRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;
   const limits = ctx.config.limits;
-  const perUser = keyedRateLimit(app, {
-    max: limits.generationsPerMinute,
-    timeWindowMs: 60_000,
-    limit: `Too many runs: at most ${limits.generationsPerMinute} a minute per user`,
-  });
   // A file field takes a file uploaded to this server, never an outside URL.
   const uploads = mediaFileUrl(ctx.config.publicUrl, "");
   const isOwnMedia = (url: string) => url.startsWith(uploads) && !url.includes("..");
@@ -37,7 +33,8 @@ export async function appRoutes(app: FastifyInstance, ctx: AppContext) {
     const { slug } = zAppParams.parse(request.params);
     const { app: found, runner } = await assertCanRunApp(db, user, slug, shareTokenOf(request));
     const body = zAppRunRequest.parse(request.body ?? {});
-    await perUser(request, runner.id);
+    const starter = { id: runner.id, isAnonymous: false, address: addressOf(request) };
+    await takeGenerationQuota(db, limits, starter, { run: true });
     const run = await startAppRun(db, runner.id, found, body, isOwnMedia);
     await (await ctx.runs()).kick(runner.id);
     const read = await readAppRun(db, found, runner.id, run.id);

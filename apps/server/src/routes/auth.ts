@@ -1,11 +1,14 @@
+import { fromNodeHeaders } from "better-auth/node";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { configuredProviders, providerDisplayName } from "../auth/auth.ts";
+import { inviteTokenIn } from "../auth/signup-policy.ts";
 import type { AppContext } from "../context.ts";
+import { ForbiddenError } from "../domain/errors.ts";
 import { HttpError } from "../http/errors.ts";
 import { jsonProblem } from "../http/input-guard.ts";
 import { tooManyRequests } from "../http/limits.ts";
 import { requireUser } from "../http/session.ts";
-import { isAdmin } from "../policy/access.ts";
+import { assertMaySignUp, isAdmin } from "../policy/access.ts";
 
 /** SPEC §8's refusal for a provider that is not set up, naming the provider. */
 export const providerNotConfigured = (name: string) =>
@@ -74,6 +77,21 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
       }
       const problem = bodyProblem(request.body as Buffer | undefined);
       if (problem) throw new HttpError(400, problem);
+      // Better Auth answers a refused sign-up like an accepted one (it never says who has an
+      // account): the sign-up rules answer first, in words (the create hook still enforces).
+      if (request.method === "POST" && path === "/api/auth/sign-up/email") {
+        const email = readEmail(request.body as Buffer | undefined);
+        const invite = inviteTokenIn(fromNodeHeaders(request.headers));
+        try {
+          await assertMaySignUp(ctx.database.db, ctx.config, email, invite);
+        } catch (error) {
+          const message = (error as Error).message;
+          // Better Auth's clients read `message`; ours read `error`.
+          if (error instanceof ForbiddenError)
+            return reply.code(403).send({ error: message, message });
+          throw error;
+        }
+      }
       if (request.method === "POST" && path === "/api/auth/sign-in/social") {
         const provider = readProvider(request.body as Buffer | undefined);
         if (provider !== null && !providers.has(provider)) {
@@ -118,6 +136,17 @@ function bodyProblem(body: Buffer | undefined): string | null {
     return jsonProblem(JSON.parse(body.toString("utf8")));
   } catch {
     return null; // not JSON: Better Auth answers it
+  }
+}
+
+/** The address a sign-up names ("" when none: Better Auth then refuses it itself). */
+function readEmail(body: Buffer | undefined): string {
+  if (!body) return "";
+  try {
+    const parsed = JSON.parse(body.toString("utf8")) as { email?: unknown };
+    return typeof parsed.email === "string" ? parsed.email : "";
+  } catch {
+    return "";
   }
 }
 

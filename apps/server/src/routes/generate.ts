@@ -6,6 +6,7 @@ import {
 } from "@atelier/core";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { z } from "zod";
+import { takeGenerationQuota } from "../commands/quotas/generation-quota.ts";
 import { startGeneration } from "../commands/start-generation.ts";
 import type { AppContext } from "../context.ts";
 import { HttpError } from "../http/errors.ts";
@@ -44,19 +45,6 @@ const send = (reply: FastifyReply, { code, body }: { code: number; body: unknown
 export async function generateRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;
   const limits = ctx.config.limits;
-  // Starts only (status checks through this route are polls): per session, and for
-  // anonymous sessions — free to make — per address as well.
-  const perSession = keyedRateLimit(app, {
-    max: limits.generationsPerMinute,
-    timeWindowMs: 60_000,
-    limit: `Too many generations: at most ${limits.generationsPerMinute} a minute per user`,
-  });
-  const anonymousPerAddress = keyedRateLimit(app, {
-    max: limits.anonymousGenerationsPerMinutePerAddress,
-    timeWindowMs: 60_000,
-    limit: `Too many generations from this address: at most ${limits.anonymousGenerationsPerMinutePerAddress} a minute for anonymous sessions (sign in to run more)`,
-  });
-
   app.post("/api/generate/:model", { bodyLimit: INLINE_BODY_LIMIT }, async (request, reply) => {
     const user = await requireSession(ctx.auth, request);
     const { model } = zModel.parse(request.params);
@@ -68,14 +56,19 @@ export async function generateRoutes(app: FastifyInstance, ctx: AppContext) {
       return presentCheckStatus(model, await canReadJob(db, user, id));
     }
     const input = zStart.parse(body);
-    await perSession(request, user.id);
-    if (user.isAnonymous) await anonymousPerAddress(request, addressOf(request));
+    // Starts only (status checks through this route are polls) take from the quotas.
+    await takeGenerationQuota(db, limits, {
+      id: user.id,
+      isAnonymous: user.isAnonymous,
+      address: addressOf(request),
+    });
     const { job, created } = await startGeneration(
       {
         db,
         store: ctx.store,
         publicUrl: ctx.config.publicUrl,
         generation: await ctx.generation(),
+        anonymousRuns: ctx.config.generation.anonymousRuns,
         // Inline media is stored like an upload: it counts against the anonymous budget.
         beforeStoreInline: (bytes) => {
           if (user.isAnonymous)

@@ -9,6 +9,7 @@ import {
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { cancelJob } from "../commands/cancel-job.ts";
+import { takeGenerationQuota } from "../commands/quotas/generation-quota.ts";
 import {
   cancelAllRuns,
   cancelRun,
@@ -19,7 +20,7 @@ import {
 import { createRun } from "../commands/runs/create-run.ts";
 import { listWorkflowRuns, readQueue, readRun } from "../commands/runs/run-reads.ts";
 import type { AppContext } from "../context.ts";
-import { keyedRateLimit } from "../http/limits.ts";
+import { addressOf } from "../http/limits.ts";
 import { presentRun } from "../http/run-presenters.ts";
 import { requireSession } from "../http/session.ts";
 import { assertCanRunWorkflow, canControlRun } from "../policy/access.ts";
@@ -31,11 +32,6 @@ const RUN_BODY_LIMIT = 16 * 1024 * 1024;
 export async function runRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;
   const limits = ctx.config.limits;
-  const perSession = keyedRateLimit(app, {
-    max: limits.generationsPerMinute,
-    timeWindowMs: 60_000,
-    limit: `Too many runs: at most ${limits.generationsPerMinute} a minute per user`,
-  });
   const controls = {
     db,
     cancelJob: async (job: Parameters<typeof cancelJob>[1]) =>
@@ -47,7 +43,8 @@ export async function runRoutes(app: FastifyInstance, ctx: AppContext) {
     const user = await requireSession(ctx.auth, request);
     const body = zRunRequest.parse(request.body ?? {});
     const workflow = body.workflowId ? await assertCanRunWorkflow(db, user, body.workflowId) : null;
-    await perSession(request, user.id);
+    const starter = { id: user.id, isAnonymous: user.isAnonymous, address: addressOf(request) };
+    await takeGenerationQuota(db, limits, starter, { run: true });
     const run = await createRun(db, user.id, body, workflow);
     await kick(user.id);
     return reply.code(202).send({ run: presentRun(await readRun(db, run), false) });

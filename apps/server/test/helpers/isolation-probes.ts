@@ -276,6 +276,13 @@ export function probesFor(ids: {
       { method: "POST", path: `/api/apps/${token}/runs`, body: { values: {} }, expect: [404] },
     ],
     "GET /api/apps/:slug/runs": [{ method: "GET", path: `/api/apps/${token}/runs`, expect: [404] }],
+    "POST /api/admin/invites": [
+      { method: "POST", path: "/api/admin/invites", body: {}, expect: [403] },
+    ],
+    "GET /api/admin/invites": [{ method: "GET", path: "/api/admin/invites", expect: [403] }],
+    "DELETE /api/admin/invites/:id": [
+      { method: "DELETE", path: "/api/admin/invites/x", expect: [403] },
+    ],
     "GET /api/apps/:slug/runs/:runId": [
       { method: "GET", path: `/api/apps/${token}/runs/${ids.run}`, expect: [404] },
     ],

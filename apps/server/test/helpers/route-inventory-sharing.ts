@@ -113,4 +113,26 @@ export const SHARING_ROUTES: Record<string, Entry> = {
     anonymous: 404,
     probe: (f) => ({ path: `/api/apps/${f.appSlug}/runs/${f.appRun}` }),
   },
+  // Admins only: Alice is no admin, so 403 for her as for Bob (admin-invites: signup-policy.test.ts).
+  "POST /api/admin/invites": {
+    writes: true,
+    owner: 403,
+    other: 403,
+    anonymous: 401,
+    probe: () => ({ path: "/api/admin/invites", json: {} }),
+  },
+  "GET /api/admin/invites": {
+    writes: false,
+    owner: 403,
+    other: 403,
+    anonymous: 401,
+    probe: () => ({ path: "/api/admin/invites" }),
+  },
+  "DELETE /api/admin/invites/:id": {
+    writes: true,
+    owner: 403,
+    other: 403,
+    anonymous: 401,
+    probe: () => ({ path: "/api/admin/invites/no-such-invite" }),
+  },
 };

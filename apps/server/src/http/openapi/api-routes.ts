@@ -17,6 +17,7 @@ import {
   zCreateApiTokenRequest,
   zCreateApiTokenResponse,
   zCreateFolderRequest,
+  zCreateInviteRequest,
   zCreateShareRequest,
   zCreateWorkflowRequest,
   zDeltaSaveRequest,
@@ -27,6 +28,9 @@ import {
   zGenerateRequest,
   zGenerateResponse,
   zHealthResponse,
+  zInviteListResponse,
+  zInviteParams,
+  zInviteResponse,
   zLumaCallbackQuery,
   zLumaReframeQuery,
   zLumaReframeResponse,
@@ -80,6 +84,7 @@ const runs = routesOf("Runs");
 const media = routesOf("Media");
 const shares = routesOf("Sharing");
 const apps = routesOf("Apps");
+const admin = routesOf("Admin");
 const docs = routesOf("Documentation");
 const VIA_LINK = `A share link's page sends its token in \`${SHARE_TOKEN_HEADER}\`; the link's role decides what it may do.`;
 
@@ -156,6 +161,10 @@ export const API_ROUTES: readonly ApiRoute[] = [
   apps("POST /api/apps/:slug/runs", "Run the app's published version with the form's values", "account", { params: zAppParams, body: zAppRunRequest, status: 202, response: zAppRunResponse, description: VIA_LINK }),
   apps("GET /api/apps/:slug/runs", "The app's runs: all for its owner, your own otherwise", "account", { params: zAppParams, response: zAppRunListResponse, description: VIA_LINK }),
   apps("GET /api/apps/:slug/runs/:runId", "One run of the app: status, progress and shown outputs", "account", { params: zAppRunParams, response: zAppRunResponse, description: VIA_LINK }),
+
+  admin("POST /api/admin/invites", "Invite someone to sign up (SIGNUP=invite): one use, expires", "account", { body: zCreateInviteRequest, status: 201, response: zInviteResponse, description: "Admins only (403 otherwise). The invited sign-up sends the token in `x-invite-token`." }),
+  admin("GET /api/admin/invites", "Invitations, newest first", "account", { response: zInviteListResponse, description: "Admins only (403 otherwise)." }),
+  admin("DELETE /api/admin/invites/:id", "Withdraw an invitation", "account", { params: zInviteParams, response: zSuccessResponse, description: "Admins only (403 otherwise)." }),
 
   media("POST /api/media", "Upload a file (signed out: to the temporary workflow only)", "optional", { multipart: zMediaUploadFields, status: 201, response: zMediaUploadResponse }),
   media("GET /api/media", "A workflow's media", "account", { query: z.object({ workflowId: z.string().min(1) }) }),

@@ -1,0 +1,46 @@
+import { type Invite, zCreateInviteRequest, zInviteParams } from "@atelier/core";
+import type { FastifyInstance } from "fastify";
+import { createInvite, deleteInvite, type InviteRow, listInvites } from "../commands/invites.ts";
+import type { AppContext } from "../context.ts";
+import { requireUser } from "../http/session.ts";
+import { assertIsAdmin } from "../policy/access.ts";
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+function presentInvite(row: InviteRow): Invite {
+  return {
+    id: row.id,
+    email: row.email,
+    token: row.token,
+    path: `/invite/${row.token}`,
+    expiresAt: row.expiresAt.toISOString(),
+    usedAt: iso(row.usedAt),
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** What only admins do: invitations to sign up (SIGNUP=invite). */
+export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
+  const db = ctx.database.db;
+
+  app.post("/api/admin/invites", async (request, reply) => {
+    const user = await requireUser(ctx.auth, request);
+    await assertIsAdmin(db, user);
+    const body = zCreateInviteRequest.parse(request.body ?? {});
+    return reply.code(201).send({ invite: presentInvite(await createInvite(db, user.id, body)) });
+  });
+
+  app.get("/api/admin/invites", async (request) => {
+    const user = await requireUser(ctx.auth, request);
+    await assertIsAdmin(db, user);
+    return { invites: (await listInvites(db)).map(presentInvite) };
+  });
+
+  app.delete("/api/admin/invites/:id", async (request) => {
+    const user = await requireUser(ctx.auth, request);
+    await assertIsAdmin(db, user);
+    const { id } = zInviteParams.parse(request.params);
+    await deleteInvite(db, id);
+    return { success: true };
+  });
+}
