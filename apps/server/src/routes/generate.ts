@@ -19,7 +19,7 @@ import {
   presentStarted,
   videoUrlOf,
 } from "../http/job-presenters.ts";
-import { addressOf, keyedRateLimit } from "../http/limits.ts";
+import { addressOf } from "../http/limits.ts";
 import { requireSession } from "../http/session.ts";
 import { storeAnonymous } from "../http/upload-budgets.ts";
 import { canReadJob } from "../policy/access.ts";
