@@ -39,13 +39,16 @@ describe("the route table (app/routes.ts)", () => {
   });
 
   it("adds a page with one entry, the first matching entry winning", () => {
-    const share = () => null;
-    const routes: Route[] = [...ROUTES, { pattern: "/s/:token", page: share }];
-    expect(matchRoute("/s/t0k3n", routes)).toEqual({
-      route: { pattern: "/s/:token", page: share },
+    const page = () => null;
+    const routes: Route[] = [...ROUTES, { pattern: "/x/:token", page }];
+    expect(matchRoute("/x/t0k3n", routes)).toEqual({
+      route: { pattern: "/x/:token", page },
       params: { token: "t0k3n" },
     });
-    expect(matchRoute("/s/t0k3n").route).toBe(NOT_FOUND);
+    expect(matchRoute("/x/t0k3n").route).toBe(NOT_FOUND);
+    // Share links and apps are pages of their own.
+    expect(matchRoute("/s/t0k3n").params).toEqual({ token: "t0k3n" });
+    expect(matchRoute("/a/my-app").params).toEqual({ slug: "my-app" });
   });
 
   it("matches patterns segment by segment", () => {

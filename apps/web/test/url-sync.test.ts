@@ -36,6 +36,7 @@ function fakePersistence(known: Record<string, string>, last: string | null = nu
       return wanted ? open(wanted) : ("opened" as const);
     }),
     newWorkflow: vi.fn(() => show(null, "Untitled workflow")),
+    leave: vi.fn(async () => true),
   };
   return { commands, documents, open, show };
 }

@@ -424,21 +424,18 @@ export const apps = pgTable(
 );
 
 /**
- * Request counts per key (`user:…`, `anon:…`, `ip:…`) and fixed window: quotas shared by every
- * process through the database, so the embedded default needs no Redis. Old windows are
- * swept as new ones are written.
+ * Request counts per key (`user:…`, `anon:…`, `ip:…`) in the window that began with the key's
+ * first request: quotas shared by every process through the database, so the embedded
+ * default needs no Redis. Lapsed rows are swept now and then.
  */
 export const usageCounters = pgTable(
   "usage_counters",
   {
-    key: text("key").notNull(),
+    key: text("key").primaryKey(),
     windowStart: timestamp("window_start", { withTimezone: true, mode: "date" }).notNull(),
     count: integer("count").notNull(),
   },
-  (table) => [
-    primaryKey({ columns: [table.key, table.windowStart] }),
-    index("usage_counters_window_idx").on(table.windowStart),
-  ],
+  (table) => [index("usage_counters_window_idx").on(table.windowStart)],
 );
 
 /** An admin's quota overrides for one user (null: the instance's default). */

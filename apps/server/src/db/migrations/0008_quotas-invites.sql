@@ -9,10 +9,9 @@ CREATE TABLE "invites" (
 );
 --> statement-breakpoint
 CREATE TABLE "usage_counters" (
-	"key" text NOT NULL,
+	"key" text PRIMARY KEY NOT NULL,
 	"window_start" timestamp with time zone NOT NULL,
-	"count" integer NOT NULL,
-	CONSTRAINT "usage_counters_key_window_start_pk" PRIMARY KEY("key","window_start")
+	"count" integer NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "user_quotas" (
