@@ -1,5 +1,5 @@
 import { LIMITS } from "@atelier/core";
-import { api, type SessionUser } from "./api.ts";
+import type { SessionUser } from "./api.ts";
 
 interface Source {
   session(): Promise<SessionUser | null>;
@@ -10,7 +10,14 @@ interface Source {
  * SPEC §3's auth cache (session, timestamp, isAdmin): the session is reused for 60 s and
  * the admin flag for 5 minutes, then dropped and asked again. Sign-in and sign-out clear it.
  */
-export function createAuthCache(source: Source = api, now: () => number = Date.now) {
+/** The server, through the API client loaded after the first paint (bench F1). */
+const client = () => import("./api.ts").then((module) => module.api);
+const server: Source = {
+  session: async () => (await client()).session(),
+  adminStatus: async () => (await client()).adminStatus(),
+};
+
+export function createAuthCache(source: Source = server, now: () => number = Date.now) {
   let session: { user: SessionUser | null; timestamp: number } | null = null;
   let admin: { userId: string; isAdmin: boolean; timestamp: number } | null = null;
   return {

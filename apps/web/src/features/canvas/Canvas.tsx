@@ -20,6 +20,7 @@ import { usePreferences } from "../preferences/store.ts";
 import { useWorkspace } from "../workspace/store.ts";
 import { holdDraggedNodes } from "./drag-hold.ts";
 import { useFlowSync } from "./flow-sync.ts";
+import { OverviewMap } from "./OverviewMap.tsx";
 import { SelectionToolbar } from "./SelectionToolbar.tsx";
 import { useNoSelectionListener } from "./selection-listener.ts";
 import { shortcutFor } from "./shortcuts.ts";
@@ -37,10 +38,6 @@ const NodeSearch = lazyPart(() =>
 );
 const ShortcutSheet = lazyPart(() =>
   import("./ShortcutSheet.tsx").then((module) => module.ShortcutSheet),
-);
-// The overview map draws after the canvas: the first paint is the nodes.
-const OverviewMap = lazyPart(() =>
-  import("./OverviewMap.tsx").then((module) => module.OverviewMap),
 );
 
 const GRID: [number, number] = [20, 20];

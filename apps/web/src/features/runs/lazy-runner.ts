@@ -1,4 +1,3 @@
-import { api } from "../../services/api.ts";
 import type { DocumentStore } from "../document/store.ts";
 import { isRunnable } from "./runnable.ts";
 import type { Runner, RunnerDeps } from "./runner.ts";
@@ -12,13 +11,16 @@ import type { Runner, RunnerDeps } from "./runner.ts";
  */
 export function createLazyRunner(
   documents: DocumentStore,
-  { api: client = api, ...deps }: Partial<Pick<RunnerDeps, "api">> & Omit<RunnerDeps, "api">,
+  { api: client, ...deps }: Partial<Pick<RunnerDeps, "api">> & Omit<RunnerDeps, "api">,
 ): Runner {
   let loaded: Promise<Runner> | null = null;
   const runner = () => {
-    loaded ??= Promise.all([import("./runner.ts"), import("../../services/runs-api.ts")]).then(
-      ([{ createRunner }, { runsApi }]) =>
-        createRunner(documents, { runsApi, ...deps, api: client }),
+    loaded ??= Promise.all([
+      import("./runner.ts"),
+      import("../../services/runs-api.ts"),
+      client ?? import("../../services/api.ts").then((module) => module.api),
+    ]).then(([{ createRunner }, { runsApi }, api]) =>
+      createRunner(documents, { runsApi, ...deps, api }),
     );
     return loaded;
   };

@@ -1,4 +1,3 @@
-import { api } from "../../services/api.ts";
 import { authCache } from "../../services/auth-cache.ts";
 import { sessionChanged } from "./store.ts";
 
@@ -7,8 +6,8 @@ import { sessionChanged } from "./store.ts";
  * stays: it names the workflow still on the canvas (url-sync.ts).
  */
 export const signOut = (): Promise<void> =>
-  api
-    .signOut()
+  import("../../services/api.ts")
+    .then(({ api }) => api.signOut())
     .catch(() => undefined)
     .then(() => {
       authCache.reset(null);
