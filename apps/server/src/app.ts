@@ -22,6 +22,7 @@ import { queueRoutes } from "./routes/queue.ts";
 import { runRoutes } from "./routes/runs.ts";
 import { shareRoutes } from "./routes/shares.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
+import { versionRoutes } from "./routes/versions.ts";
 import { workflowRoutes } from "./routes/workflows.ts";
 
 export interface AppOptions {
@@ -68,6 +69,7 @@ export async function buildApp(
     await authRoutes(api, ctx);
     await folderRoutes(api, ctx);
     await workflowRoutes(api, ctx);
+    await versionRoutes(api, ctx);
     // Multipart adds an onRequest and an onResponse hook to every route of its scope: only
     // the upload routes get them, not the hot JSON ones (job status polling).
     await api.register(async (uploads) => {

@@ -110,7 +110,11 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
     checkWorkflowData(dataOf(request.body));
     const { data, ...fields } = zSaveWorkflowRequest.parse(request.body ?? {});
     const parts = partsOf(data, id);
-    return saveAnswer(await saveWorkflow(db, workflow.userId, id, { ...fields, parts }), user.id);
+    const author = { authorId: user.id };
+    return saveAnswer(
+      await saveWorkflow(db, workflow.userId, id, { ...fields, parts, author }),
+      user.id,
+    );
   });
 
   // A delta save: only the nodes that changed since `basedOn` (the editor's usual save).
@@ -118,7 +122,8 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
     const { id } = zParams.parse(request.params);
     const { user, workflow } = await savable(request, id);
     const body = zDeltaSaveRequest.parse(request.body ?? {});
-    return saveAnswer(await deltaSave(db, workflow.userId, id, body), user.id);
+    const author = { authorId: user.id };
+    return saveAnswer(await deltaSave(db, workflow.userId, id, body, author), user.id);
   });
 
   // Batch saving (SPEC §9, over 2 MB): stage node batches, then commit them in one save.

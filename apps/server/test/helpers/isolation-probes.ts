@@ -230,6 +230,29 @@ export function probesFor(ids: {
     "PUT /api/queue/state": [
       { method: "PUT", path: "/api/queue/state", body: { paused: false }, expect: [200] },
     ],
+    // Versions: Alice's history is not Bob's to read, name or restore.
+    "GET /api/workflows/:id/versions": [
+      { method: "GET", path: `/api/workflows/${ids.workflow}/versions`, expect: [404] },
+    ],
+    "GET /api/workflows/:id/versions/:v": [
+      { method: "GET", path: `/api/workflows/${ids.workflow}/versions/1`, expect: [404] },
+    ],
+    "PATCH /api/workflows/:id/versions/:v": [
+      {
+        method: "PATCH",
+        path: `/api/workflows/${ids.workflow}/versions/1`,
+        body: { name: "Mine" },
+        expect: [404],
+      },
+    ],
+    "POST /api/workflows/:id/versions/:v/restore": [
+      {
+        method: "POST",
+        path: `/api/workflows/${ids.workflow}/versions/1/restore`,
+        body: {},
+        expect: [404],
+      },
+    ],
     "GET /api/workflows/:id/runs": [
       { method: "GET", path: `/api/workflows/${ids.workflow}/runs`, expect: [404] },
     ],

@@ -2,6 +2,7 @@ import { pngBytes, uploadForm } from "./files.ts";
 import { type Entry, type Fixture, unique } from "./route-inventory-base.ts";
 import { HEADLESS_ROUTES, RUN_ROUTES } from "./route-inventory-headless.ts";
 import { SHARING_ROUTES } from "./route-inventory-sharing.ts";
+import { VERSION_ROUTES } from "./route-inventory-versions.ts";
 import { makeWorkflow } from "./workflows.ts";
 
 /**
@@ -368,4 +369,5 @@ export const INVENTORY: Record<string, Entry> = {
   // see api-tokens.test.ts); another user's token id is 404.
   ...HEADLESS_ROUTES,
   ...SHARING_ROUTES,
+  ...VERSION_ROUTES,
 };

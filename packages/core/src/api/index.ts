@@ -11,4 +11,5 @@ export * from "./runs.ts";
 export * from "./shares.ts";
 export * from "./signup.ts";
 export * from "./tokens.ts";
+export * from "./versions.ts";
 export * from "./workflows.ts";

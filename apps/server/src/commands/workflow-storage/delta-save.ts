@@ -17,6 +17,7 @@ import {
   withId,
   writeStored,
 } from "./full-save.ts";
+import { recordVersion, type VersionAuthor } from "./record-version.ts";
 import { withRunResults } from "./run-results.ts";
 import { byteLength, encodeWorkflow, readWorkflowData } from "./stored-form.ts";
 import { checkWithCheckedNodes } from "./structure-checks.ts";
@@ -40,6 +41,7 @@ export async function deltaSave(
   userId: string,
   id: string,
   input: DeltaSaveRequest,
+  author?: VersionAuthor,
 ): Promise<SaveResult> {
   const basedOn = parseBasedOn(input.basedOn);
   refuseAmbiguous(input);
@@ -63,7 +65,7 @@ export async function deltaSave(
     if (!plan) {
       const stored = encodeWorkflow(await applyToWhole(tx, row, delta));
       refuseTooLarge(stored.bytes);
-      return writeStored(tx, userId, id, input, stored);
+      return writeStored(tx, userId, id, { ...input, author }, stored);
     }
     const updatedAt = nextTimestamp(basedOn);
     faultPoint("save:before-update");
@@ -74,9 +76,10 @@ export async function deltaSave(
       .returning();
     faultPoint("save:row-updated");
     const chunksWritten = await rewriteChunks(tx, id, plan.remove, plan.add);
+    const version = await recordVersion(tx, updated as typeof row, author ?? { authorId: userId });
     await announceWorkflowChange(tx, { id, userId, updated_at: updatedAt.toISOString() });
     faultPoint("save:before-commit");
-    return { row: updated as typeof row, chunksWritten };
+    return { row: updated as typeof row, chunksWritten, version };
   });
   if (saved) return saved;
   throw await conflictError(db, userId, id);

@@ -12,6 +12,7 @@ import {
 import { announceWorkflowChange } from "../../realtime/events.ts";
 import { replaceChunks } from "./chunk-rows.ts";
 import { faultPoint } from "./fault-point.ts";
+import { recordVersion, type VersionAuthor } from "./record-version.ts";
 import { withRunResults } from "./run-results.ts";
 import {
   encodeWorkflow,
@@ -23,12 +24,16 @@ import type { WorkflowFields } from "./workflow-fields.ts";
 
 export interface SaveFields extends Omit<WorkflowFields, "folderId"> {
   basedOn: string;
+  /** Who saves, for the version the save records (the owner when not given). */
+  author?: VersionAuthor | undefined;
 }
 
 export interface SaveResult {
   row: WorkflowRecord;
   /** Chunk rows written by this save (unchanged chunks are left alone). */
   chunksWritten: number;
+  /** The number of the version the save recorded. */
+  version: number;
 }
 
 /** A later instant than `previous`, in whole milliseconds (so it survives a JSON round trip). */
@@ -100,9 +105,10 @@ export async function writeStored(
   if (!row) return null;
   faultPoint("save:row-updated");
   const chunksWritten = await replaceChunks(tx, id, stored.bodies);
+  const version = await recordVersion(tx, row, input.author ?? { authorId: userId });
   await announceWorkflowChange(tx, { id, userId, updated_at: updatedAt.toISOString() });
   faultPoint("save:before-commit");
-  return { row, chunksWritten };
+  return { row, chunksWritten, version };
 }
 
 /**

@@ -64,6 +64,7 @@ export class StagedSaves {
     const saved = await saveWorkflow(this.db, ownerId, ids.workflowId, {
       ...fields,
       parts: { ...parts, nodes },
+      author: { authorId: ids.userId },
     });
     this.owned.forget(ids);
     await this.staging.drop(ids);

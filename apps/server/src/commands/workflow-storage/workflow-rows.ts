@@ -11,6 +11,7 @@ import { refreshMediaRefs, removeUnreferencedFiles } from "../../storage/media-m
 import { replaceChunks } from "./chunk-rows.ts";
 import { nextTimestamp, refuseTooLarge, withId } from "./full-save.ts";
 import { readWorkflowJson, type WorkflowJsonCache } from "./json-reader.ts";
+import { recordVersion } from "./record-version.ts";
 import { encodeWorkflow, partsOf, readWorkflowData, storedColumns } from "./stored-form.ts";
 import type { WorkflowFields } from "./workflow-fields.ts";
 
@@ -142,6 +143,7 @@ async function insertWorkflow(
     })
     .returning();
   await replaceChunks(tx, id, stored.bodies);
+  await recordVersion(tx, row as WorkflowRecord, { authorId: userId });
   await announceWorkflowChange(tx, { id, userId, updated_at: now.toISOString() });
   return row as WorkflowRecord;
 }
