@@ -22,8 +22,21 @@ describe("the route table (app/routes.ts)", () => {
     });
     // One component for all three: moving between workflows keeps the editor mounted.
     for (const pattern of Object.values(WORKFLOW_PATTERNS))
-      expect(ROUTES.find((route) => route.pattern === pattern)?.page).toBe(editor);
+      expect(
+        ROUTES.find((route) => route.pattern === pattern && route.query === undefined)?.page,
+      ).toBe(editor);
     expect(matchRoute("/").route.loading).toBe("Loading the canvas…");
+  });
+
+  it("sends a cloud workflow's address with ?v= to the version page, with the version", () => {
+    const version = matchRoute("/w/0b6f4c1e", ROUTES, "?v=3");
+    expect(version.route.page).not.toBe(editor);
+    expect(version.route.loading).toBe("Opening the version…");
+    expect(version.params).toEqual({ id: "0b6f4c1e", v: "3" });
+    // Other queries (and an empty v) leave the editor in charge.
+    expect(matchRoute("/w/0b6f4c1e", ROUTES, "?debug=renders").route.page).toBe(editor);
+    expect(matchRoute("/w/0b6f4c1e", ROUTES, "?v=").route.page).toBe(editor);
+    expect(matchRoute("/local/5d1a", ROUTES, "?v=3").route.page).toBe(editor);
   });
 
   it("sends the sign-in return to its page", () => {

@@ -1,5 +1,5 @@
 import { Suspense, useSyncExternalStore } from "react";
-import { currentPath, subscribeToPath } from "../services/address-bar.ts";
+import { currentAddress, subscribeToPath } from "../services/address-bar.ts";
 import { matchRoute } from "./routes.ts";
 
 /**
@@ -7,8 +7,9 @@ import { matchRoute } from "./routes.ts";
  * between workflows keeps it mounted.
  */
 export function App() {
-  const path = useSyncExternalStore(subscribeToPath, currentPath);
-  const { route, params } = matchRoute(path);
+  const address = useSyncExternalStore(subscribeToPath, currentAddress);
+  const url = new URL(address, "http://address.invalid");
+  const { route, params } = matchRoute(url.pathname, undefined, url.search);
   const Page = route.page;
   return (
     <Suspense fallback={<p className="centered">{route.loading ?? "Loading…"}</p>}>

@@ -17,6 +17,8 @@ export interface PageProps {
 
 export interface Route {
   pattern: string;
+  /** A query parameter the address must have too (`v` of "/w/:id?v=3"); it joins `params`. */
+  query?: string;
   page: ComponentType<PageProps>;
   /** Shown while a lazy page loads. */
   loading?: string;
@@ -34,6 +36,11 @@ const SharedLinkPage = lazy(() =>
 const AppPage = lazy(() =>
   import("../features/apps/AppRoute.tsx").then((module) => ({ default: module.AppRoute })),
 );
+const VersionPage = lazy(() =>
+  import("../features/history/VersionPage.tsx").then((module) => ({
+    default: module.VersionPage,
+  })),
+);
 const PageNotFound = lazy(() =>
   import("./PageNotFound.tsx").then((module) => ({ default: module.PageNotFound })),
 );
@@ -42,6 +49,8 @@ const PageNotFound = lazy(() =>
 export const ROUTES: readonly Route[] = [
   // The editor: a new workflow, a cloud workflow, one kept on this device (url-sync.ts).
   { pattern: "/", ...canvas },
+  // A saved version of a cloud workflow, read-only.
+  { pattern: "/w/:id", query: "v", page: VersionPage, loading: "Opening the version…" },
   { pattern: "/w/:id", ...canvas },
   { pattern: "/local/:id", ...canvas },
   // A share link: the canvas (view, edit) or the workflow's app (run).
@@ -55,14 +64,19 @@ export const ROUTES: readonly Route[] = [
 /** Any other address. */
 export const NOT_FOUND: Route = { pattern: "*", page: PageNotFound };
 
-/** The page for `path` and its parameters. */
+/** The page for `path` (with its `search`) and its parameters. */
 export function matchRoute(
   path: string,
   routes: readonly Route[] = ROUTES,
+  search = "",
 ): { route: Route; params: Params } {
+  const query = new URLSearchParams(search);
   for (const route of routes) {
     const params = matchPath(route.pattern, path);
-    if (params) return { route, params };
+    if (!params) continue;
+    if (route.query === undefined) return { route, params };
+    const value = query.get(route.query);
+    if (value) return { route, params: { ...params, [route.query]: value } };
   }
   return { route: NOT_FOUND, params: {} };
 }

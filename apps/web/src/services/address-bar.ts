@@ -11,6 +11,9 @@ const announce = () => {
 /** The path shown in the address bar (no query, no hash). */
 export const currentPath = (): string => window.location.pathname;
 
+/** The path and query shown (a saved version's address differs from its workflow's by `?v=`). */
+export const currentAddress = (): string => `${window.location.pathname}${window.location.search}`;
+
 /** Calls `listener` after every change of the path: back/forward and `navigate` alike. */
 export function subscribeToPath(listener: () => void): () => void {
   window.addEventListener("popstate", announce); // the same listener is added once

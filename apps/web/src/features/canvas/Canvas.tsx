@@ -17,7 +17,7 @@ import { nodeTypes } from "../nodes/node-types.ts";
 import { NODE_DRAG_TYPE } from "../palette/categories.ts";
 import { type CompatibleChoice, compatibleTypes, type PendingWire } from "../palette/compatible.ts";
 import { usePreferences } from "../preferences/store.ts";
-import { useWorkspace } from "../workspace/store.ts";
+import { isViewOnly, useWorkspace } from "../workspace/store.ts";
 import { holdDraggedNodes } from "./drag-hold.ts";
 import { useFlowSync } from "./flow-sync.ts";
 import { OverviewMap } from "./OverviewMap.tsx";
@@ -196,7 +196,7 @@ export function Canvas() {
       const action = shortcutFor(event);
       if (!action) return;
       // Through a view link only looking around is allowed.
-      const viewOnly = useWorkspace.getState().share?.role === "view";
+      const viewOnly = isViewOnly(useWorkspace.getState());
       if (viewOnly && action !== "fitView" && action !== "help") return;
       event.preventDefault();
       const state = store.getState();
@@ -248,7 +248,7 @@ export function Canvas() {
     [unmarkDragging],
   );
 
-  const viewOnly = useWorkspace((state) => state.share?.role === "view");
+  const viewOnly = useWorkspace(isViewOnly);
   return (
     <div
       ref={canvasRef}

@@ -32,6 +32,9 @@ const ApiTokensDialog = lazy(() =>
 const RunHistory = lazy(() =>
   import("../runs/RunHistory.tsx").then((module) => ({ default: module.RunHistory })),
 );
+const HistoryPanel = lazy(() =>
+  import("../history/HistoryPanel.tsx").then((module) => ({ default: module.HistoryPanel })),
+);
 const SignInDialog = lazy(() =>
   import("../library/SignInDialog.tsx").then((module) => ({ default: module.SignInDialog })),
 );
@@ -77,7 +80,14 @@ function Workspace({ openOnStart }: { openOnStart?: string | undefined }) {
   const flow = useReactFlow();
   const persistence = usePersistence();
   const [panel, setPanel] = useState<
-    "preferences" | "shortcuts" | "sign-in" | "api-tokens" | "run-history" | "share" | null
+    | "preferences"
+    | "shortcuts"
+    | "sign-in"
+    | "api-tokens"
+    | "run-history"
+    | "history"
+    | "share"
+    | null
   >(null);
   const serverQueued = useServerQueue((state) => state.paused || state.runs.length > 0);
   const cloudWorkflow = useWorkspace((state) =>
@@ -185,6 +195,7 @@ function Workspace({ openOnStart }: { openOnStart?: string | undefined }) {
         <TopBar
           onApiTokens={() => setPanel("api-tokens")}
           onRunHistory={() => setPanel("run-history")}
+          onHistory={() => setPanel("history")}
           onPreferences={() => setPanel("preferences")}
           onShortcuts={() => setPanel("shortcuts")}
           onSignIn={() => setPanel("sign-in")}
@@ -232,6 +243,9 @@ function Workspace({ openOnStart }: { openOnStart?: string | undefined }) {
         {panel === "api-tokens" ? <ApiTokensDialog onClose={() => setPanel(null)} /> : null}
         {panel === "share" && cloudWorkflow ? (
           <ShareDialog workflowId={cloudWorkflow} onClose={() => setPanel(null)} />
+        ) : null}
+        {panel === "history" && cloudWorkflow ? (
+          <HistoryPanel workflowId={cloudWorkflow} onClose={() => setPanel(null)} />
         ) : null}
         {panel === "run-history" && cloudWorkflow ? (
           <RunHistory workflowId={cloudWorkflow} onClose={() => setPanel(null)} />

@@ -16,6 +16,7 @@ const UserMenu = lazyPart(() =>
 interface Props {
   onApiTokens(): void;
   onRunHistory(): void;
+  onHistory(): void;
   onPreferences(): void;
   onShortcuts(): void;
   onSignIn(): void;
@@ -26,6 +27,7 @@ interface Props {
 export const TopBar = memo(function TopBar({
   onApiTokens,
   onRunHistory,
+  onHistory,
   onPreferences,
   onShortcuts,
   onSignIn,
@@ -132,6 +134,18 @@ export const TopBar = memo(function TopBar({
           }
         >
           Runs
+        </button>
+        <button
+          type="button"
+          disabled={!cloudWorkflow}
+          onClick={onHistory}
+          title={
+            cloudWorkflow
+              ? "Saved versions: preview, name and restore them"
+              : "Save the workflow to your account to keep its versions"
+          }
+        >
+          History
         </button>
         <button
           type="button"

@@ -40,6 +40,8 @@ export interface WorkspaceState {
   loading: string | null;
   /** The share link this tab opened the workflow through (view: read-only), or null. */
   share: { role: "view" | "edit"; token: string } | null;
+  /** A saved version shown read-only (`/w/:id?v=…`), or null. */
+  previewing: number | null;
 }
 
 const IDLE = { state: "idle", progress: 0 } as const;
@@ -63,13 +65,21 @@ export const useWorkspace = create<WorkspaceState>()(() => ({
   online: typeof navigator === "undefined" ? true : navigator.onLine,
   loading: null,
   share: null,
+  previewing: null,
 }));
+
+/** Nothing on the canvas may change: a view link's workflow, or a saved version shown. */
+export const isViewOnly = (state: WorkspaceState) =>
+  state.share?.role === "view" || state.previewing !== null;
 
 const set = useWorkspace.setState;
 
 /** The session is known: a signed-in user (and whether an admin), or null when signed out. */
 export const sessionChanged = (user: SessionUser | null, isAdmin: boolean) =>
   set({ user, isAdmin });
+
+/** A saved version is shown read-only from now on (null: no longer). */
+export const previewChanged = (previewing: number | null) => set({ previewing });
 
 /** The tab works through a share link from now on (set before the workflow opens). */
 export const sharedLinkOpened = (share: WorkspaceState["share"]) => set({ share });
