@@ -260,6 +260,8 @@ export function watch(page: Page) {
 }
 
 export async function importWorkflow(page: Page, part: (typeof PARTS)[number]) {
+  // An import replaces the open workflow: with unsaved edits (the last part's) it asks first.
+  const dirty = await page.getByRole("status", { name: "Unsaved changes" }).isVisible();
   await page.getByLabel("Import a workflow file").setInputFiles({
     name: "hostile.json",
     mimeType: "application/json",
@@ -272,6 +274,11 @@ export async function importWorkflow(page: Page, part: (typeof PARTS)[number]) {
       }),
     ),
   });
+  if (dirty)
+    await page
+      .getByRole("dialog", { name: "Unsaved changes" })
+      .getByRole("button", { name: "Discard changes" })
+      .click();
 }
 
 /**

@@ -95,6 +95,11 @@ test.describe("saving and loading", () => {
       mimeType: "application/json",
       buffer: Buffer.from('{"nodes":[]}'),
     });
+    // The imported workflow is not saved: importing another asks first.
+    await page
+      .getByRole("dialog", { name: "Unsaved changes" })
+      .getByRole("button", { name: "Discard changes" })
+      .click();
     await expect(canvas.toast("Invalid workflow file format")).toBeVisible();
   });
 

@@ -167,6 +167,11 @@ test("a .zip export opens on a second server with every media file uploaded ther
     mimeType: "application/zip",
     buffer: Buffer.from("not a zip at all"),
   });
+  // The imported workflow is not saved yet: importing another asks first.
+  await other
+    .getByRole("dialog", { name: "Unsaved changes" })
+    .getByRole("button", { name: "Discard changes" })
+    .click();
   await expect(
     imported.toast("This file is not a valid .zip archive. Nothing was imported."),
   ).toBeVisible();

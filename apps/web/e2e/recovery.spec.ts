@@ -40,6 +40,11 @@ test.describe("never losing work", () => {
 
     await page.getByRole("tab", { name: "Library" }).click();
     await page.getByRole("button", { name: "New workflow" }).click();
+    // The failed save left the edits unsaved: New asks first.
+    await page
+      .getByRole("dialog", { name: "Unsaved changes" })
+      .getByRole("button", { name: "Discard changes" })
+      .click();
     await expect(canvas.nodes()).toHaveCount(0);
     await page
       .getByRole("region", { name: "Backups" })

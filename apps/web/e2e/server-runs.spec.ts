@@ -48,6 +48,12 @@ test("Run all on a 4-node chain survives closing the page; the reopened workflow
     .getByRole("list", { name: "Workflows in this folder" })
     .getByRole("button", { name: "Lighthouse chain", exact: true })
     .click();
+  // This tab restored the closed one's journal, whose run states were not saved: opening
+  // the workflow asks first. The server kept the run's results, so nothing is lost.
+  await next
+    .getByRole("dialog", { name: "Unsaved changes" })
+    .getByRole("button", { name: "Discard changes" })
+    .click();
   for (const id of [image, video, upscale])
     await expect(again.node(id).locator(".status-pill")).toHaveText("Done", { timeout: 60_000 });
   await expect(again.node(image).locator(".node-output img").first()).toHaveAttribute(

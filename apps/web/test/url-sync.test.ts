@@ -36,6 +36,7 @@ function fakePersistence(known: Record<string, string>, last: string | null = nu
       return wanted ? open(wanted) : ("opened" as const);
     }),
     newWorkflow: vi.fn(() => show(null, "Untitled workflow")),
+    leave: vi.fn(async () => true),
   };
   return { commands, documents, open, show };
 }
@@ -143,9 +144,24 @@ describe("the address follows the open workflow (url-sync.ts)", () => {
     expect(document.title).toBe("Alpha — Atelier");
     // Back to the unsaved new workflow: a new canvas.
     goBackTo("/");
-    expect(commands.newWorkflow).toHaveBeenCalledTimes(1);
+    await vi.waitFor(() => expect(commands.newWorkflow).toHaveBeenCalledTimes(1));
+    expect(commands.leave).toHaveBeenCalled();
     expect(useWorkspace.getState().workflowId).toBeNull();
     expect(path()).toBe("/");
+  });
+
+  it("back with unsaved edits the user keeps opens nothing and puts the address back", async () => {
+    const fake = fakePersistence({ a: "Alpha", b: "Beta" });
+    const { commands, open, show } = fake;
+    stop = await start(fake);
+    show("a", "Alpha");
+    show("b", "Beta");
+    vi.mocked(commands.leave).mockResolvedValueOnce(false);
+    const opens = open.mock.calls.length;
+    goBackTo("/w/a");
+    await vi.waitFor(() => expect(path()).toBe("/w/b"));
+    expect(open.mock.calls.length).toBe(opens);
+    expect(useWorkspace.getState().workflowId).toBe("b");
   });
 
   it("an address naming no workflow of this user shows the not-found page, left by a move", async () => {

@@ -10,6 +10,7 @@ import { startAutosave } from "../persistence/autosave.ts";
 import { PersistenceProvider, usePersistence } from "../persistence/context.tsx";
 import { LoadProgress } from "../persistence/LoadProgress.tsx";
 import { createPersistence } from "../persistence/persistence.ts";
+import { hasUnsavedWork, useLeavePrompt } from "../persistence/unsaved-guard.ts";
 import { RunnerProvider } from "../runs/context.tsx";
 import { createLazyRunner } from "../runs/lazy-runner.ts";
 import { useServerQueue } from "../runs/queue-store.ts";
@@ -70,6 +71,9 @@ async function fixtureFromUrl(): Promise<DocumentGraph | null> {
 const SharedTopBar = lazy(() =>
   import("./SharedTopBar.tsx").then((module) => ({ default: module.SharedTopBar })),
 );
+const LeaveDialog = lazy(() =>
+  import("../persistence/LeaveDialog.tsx").then((module) => ({ default: module.LeaveDialog })),
+);
 const ShareDialog = lazy(() =>
   import("../sharing/ShareDialog.tsx").then((module) => ({ default: module.ShareDialog })),
 );
@@ -95,6 +99,7 @@ function Workspace({ openOnStart }: { openOnStart?: string | undefined }) {
   );
   const [tab, setTab] = useState<"nodes" | "library">("nodes");
   const hasConflict = useWorkspace((state) => state.conflict !== null);
+  const asking = useLeavePrompt((state) => state.pending !== null);
   const hasRuns = useHasRuns() || serverQueued;
   const shareRole = useWorkspace((state) => state.share?.role);
   const viewOnly = shareRole === "view";
@@ -137,6 +142,13 @@ function Workspace({ openOnStart }: { openOnStart?: string | undefined }) {
   useEffect(() => {
     const stopAutosave = startAutosave(persistence);
     const onHide = () => persistence.flushOnExit();
+    // Closing the tab with unsaved edits or a save on its way: the browser asks first.
+    const onLeave = (event: BeforeUnloadEvent) => {
+      if (!hasUnsavedWork()) return;
+      event.preventDefault();
+      event.returnValue = "";
+    };
+    window.addEventListener("beforeunload", onLeave);
     // Coming back to the tab re-checks who is signed in (from the 60 s cache when fresh).
     const onFocus = () => void persistence.refreshUser();
     window.addEventListener("focus", onFocus);
@@ -150,6 +162,7 @@ function Workspace({ openOnStart }: { openOnStart?: string | undefined }) {
     window.addEventListener("keydown", onKey);
     return () => {
       window.removeEventListener("pagehide", onHide);
+      window.removeEventListener("beforeunload", onLeave);
       window.removeEventListener("keydown", onKey);
       window.removeEventListener("focus", onFocus);
       stopAutosave();
@@ -254,6 +267,11 @@ function Workspace({ openOnStart }: { openOnStart?: string | undefined }) {
       {hasConflict ? (
         <Suspense fallback={null}>
           <ConflictDialog />
+        </Suspense>
+      ) : null}
+      {asking ? (
+        <Suspense fallback={null}>
+          <LeaveDialog />
         </Suspense>
       ) : null}
       <LazyToaster />

@@ -65,7 +65,7 @@ export function SharedTopBar({ onApiTokens, onPreferences, onShortcuts, onSignIn
             email={user.email}
             isAdmin={isAdmin}
             onApiTokens={onApiTokens}
-            onSignOut={() => void signOut()}
+            onSignOut={() => void persistence.replaceWith(() => signOut())}
           />
         ) : (
           <button type="button" onClick={onSignIn}>

@@ -104,7 +104,7 @@ export const TopBar = memo(function TopBar({
           aria-label="Import a workflow file"
           onChange={(event) => {
             const file = event.target.files?.[0];
-            if (file) void persistence.importFile(file);
+            if (file) void persistence.replaceWith(() => persistence.importFile(file));
             event.target.value = "";
           }}
         />
@@ -163,7 +163,7 @@ export const TopBar = memo(function TopBar({
             email={user.email}
             isAdmin={isAdmin}
             onApiTokens={onApiTokens}
-            onSignOut={() => void signOut()}
+            onSignOut={() => void persistence.replaceWith(() => signOut())}
           />
         ) : (
           <button type="button" onClick={onSignIn}>

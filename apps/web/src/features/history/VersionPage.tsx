@@ -1,5 +1,5 @@
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { LazyToaster } from "../../ui/LazyToaster.tsx";
 import { notify } from "../../ui/notify.ts";
 import { Canvas } from "../canvas/Canvas.tsx";
@@ -33,11 +33,14 @@ function Highlight({ ids }: { ids: readonly string[] }) {
 
 /** Loads the version into the page's own store, then fits it into view. */
 function useVersion(store: DocumentStore, workflowId: string, version: number) {
-  const flow = useReactFlow();
+  // The flow's handle changes as the canvas mounts and unmounts: read it when needed, so
+  // the version is not fetched again each time.
+  const handle = useReactFlow();
+  const flow = useRef(handle);
+  flow.current = handle;
   const [opened, setOpened] = useState<Opened>({ state: "loading" });
   useEffect(() => {
     let live = true;
-    setOpened({ state: "loading" });
     versionActions.open(workflowId, version).then(
       (found) => {
         if (!live) return;
@@ -51,7 +54,7 @@ function useVersion(store: DocumentStore, workflowId: string, version: number) {
           author: found.version.author ?? null,
           changed: found.changed,
         });
-        requestAnimationFrame(() => void flow.fitView());
+        requestAnimationFrame(() => void flow.current.fitView());
       },
       (error) =>
         live &&
@@ -65,7 +68,7 @@ function useVersion(store: DocumentStore, workflowId: string, version: number) {
     return () => {
       live = false;
     };
-  }, [store, flow, workflowId, version]);
+  }, [store, workflowId, version]);
   return opened;
 }
 
@@ -174,7 +177,12 @@ export function VersionPage({ params }: { params: Readonly<Record<string, string
     <DocumentProvider store={store}>
       <RunnerProvider value={runner}>
         <ReactFlowProvider>
-          <VersionView store={store} workflowId={workflowId} version={version} />
+          <VersionView
+            key={`${workflowId}/${version}`}
+            store={store}
+            workflowId={workflowId}
+            version={version}
+          />
         </ReactFlowProvider>
       </RunnerProvider>
     </DocumentProvider>

@@ -177,7 +177,10 @@ export function Folders({ onChanged, revision }: { onChanged(): void; revision: 
       <ul aria-label="Workflows in this folder">
         {shown.map((workflow) => (
           <li key={workflow.id} className="workflow-row">
-            <button type="button" onClick={() => void persistence.open(workflow.id)}>
+            <button
+              type="button"
+              onClick={() => void persistence.replaceWith(() => persistence.open(workflow.id))}
+            >
               {workflow.name}
             </button>
             <FolderSelect

@@ -42,7 +42,7 @@ export function Library() {
       <button
         type="button"
         aria-current={entry.id === currentId}
-        onClick={() => void persistence.open(entry.id)}
+        onClick={() => void persistence.replaceWith(() => persistence.open(entry.id))}
       >
         <span>{entry.name}</span>
         <small className="muted">{new Date(entry.when).toLocaleDateString()}</small>
@@ -52,7 +52,10 @@ export function Library() {
 
   return (
     <nav className="library" aria-label="Library">
-      <button type="button" onClick={() => persistence.newWorkflow()}>
+      <button
+        type="button"
+        onClick={() => void persistence.replaceWith(() => persistence.newWorkflow())}
+      >
         New workflow
       </button>
       <section aria-label="Recent workflows">
@@ -76,7 +79,9 @@ export function Library() {
               <li key={backup.id}>
                 <button
                   type="button"
-                  onClick={() => void persistence.restoreBackup(Number(backup.id))}
+                  onClick={() =>
+                    void persistence.replaceWith(() => persistence.restoreBackup(Number(backup.id)))
+                  }
                 >
                   <span>{backup.name}</span>
                   <small className="muted">{new Date(backup.when).toLocaleTimeString()}</small>

@@ -10,6 +10,7 @@ import { LAST_WORKFLOW_KEY, local, serializeCurrent } from "./document-io.ts";
 import { CLEAN_EXIT_KEY, clearJournal, writeExitJournal, writeJournal } from "./journal.ts";
 import type { OpenOptions, OpenOutcome, OpenTarget } from "./open-workflow.ts";
 import type { SaveOptions } from "./save.ts";
+import { confirmLeave } from "./unsaved-guard.ts";
 
 const JOURNAL_DELAY_MS = 1000;
 /** Backups are written after a failed save and read from the library: loaded then. */
@@ -111,7 +112,23 @@ export function createPersistence(documents: DocumentStore) {
       return listBackups(await local());
     },
 
+    /**
+     * Asks before the open workflow is replaced, when it has unsaved edits: true when the
+     * caller may go on (unsaved-guard.ts). Every user action that replaces it asks first.
+     */
+    leave(): Promise<boolean> {
+      return confirmLeave(() => commands.save());
+    },
+
+    /** Runs a user action that replaces the open workflow, once `leave` allows it. */
+    async replaceWith(action: () => unknown): Promise<void> {
+      if (await commands.leave()) await action();
+    },
+
     newWorkflow(): void {
+      // Edits the user chose to discard stay in the journal until new edits replace them:
+      // it is never cleared while it holds work not saved anywhere.
+      const discarded = workspace.getState().dirty;
       replaceDocument({ nodes: [], edges: [] });
       opened({
         workflowId: null,
@@ -120,7 +137,7 @@ export function createPersistence(documents: DocumentStore) {
         name: "Untitled workflow",
         dirty: false,
       });
-      void clearJournal();
+      if (!discarded) void clearJournal();
       localStorage.removeItem(LAST_WORKFLOW_KEY);
     },
 

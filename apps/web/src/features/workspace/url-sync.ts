@@ -48,6 +48,8 @@ export interface AddressCommands {
   /** Start-up: the named workflow (none: the last session's work), with the journal. */
   recover(target?: string): Promise<Outcome>;
   newWorkflow(): void;
+  /** Asks before unsaved edits are replaced; false: the user stays. */
+  leave(): Promise<boolean>;
 }
 
 /** Documents put on the canvas so far (the document store's): a new one is a move. */
@@ -113,6 +115,11 @@ export function followAddress(
     if (!wanted || stopped) return;
     if (wanted.id === workspace.getState().workflowId) {
       if (missing() !== null) setMissing(null);
+      return;
+    }
+    // Unsaved edits: the user decides first; staying puts the address back.
+    if (!(await commands.leave())) {
+      if (named()?.id === wanted.id) navigate(workflowPath(workspace.getState().workflowId), true);
       return;
     }
     if (wanted.id === null) {
