@@ -68,9 +68,9 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.get("/api/workflows", async (request) => {
     const user = await requireUser(ctx.auth, request);
-    const { folderId } = zWorkflowListQuery.parse(request.query ?? {});
-    const rows = await listWorkflows(db, user.id, folderId);
-    return { workflows: rows.map(presentWorkflowSummary) };
+    const query = zWorkflowListQuery.parse(request.query ?? {});
+    const { rows, nextOffset } = await listWorkflows(db, user.id, query);
+    return { workflows: rows.map(presentWorkflowSummary), nextOffset };
   });
 
   app.post("/api/workflows", { bodyLimit: WORKFLOW_BODY_LIMIT }, async (request, reply) => {

@@ -30,9 +30,22 @@ export type WorkflowRow = z.infer<typeof zWorkflowRow>;
 export const zWorkflowSummary = zWorkflowRow.omit({ data: true });
 export type WorkflowSummary = z.infer<typeof zWorkflowSummary>;
 
-/** GET /api/workflows?folderId= — own workflows, newest updated first, at most 100. */
-export const zWorkflowListQuery = z.object({ folderId: z.string().optional() });
-export const zWorkflowListResponse = z.object({ workflows: z.array(zWorkflowSummary) });
+/**
+ * GET /api/workflows?folderId=&q=&sort=&offset= — own workflows, newest updated first (or by
+ * name), 100 a page; `q` finds names containing it (any case). `nextOffset` asks for the
+ * next page, null on the last.
+ */
+export const zWorkflowListQuery = z.object({
+  folderId: z.string().optional(),
+  q: z.string().trim().max(200).optional(),
+  sort: z.enum(["modified", "name"]).optional(),
+  offset: z.coerce.number().int().min(0).max(1_000_000).optional(),
+});
+export type WorkflowListQuery = z.infer<typeof zWorkflowListQuery>;
+export const zWorkflowListResponse = z.object({
+  workflows: z.array(zWorkflowSummary),
+  nextOffset: z.number().int().nullable(),
+});
 
 /** POST /api/workflows */
 export const zCreateWorkflowRequest = z.object({

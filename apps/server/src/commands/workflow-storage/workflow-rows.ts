@@ -1,6 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { LIMITS, type SavedWorkflow, WORKFLOW_ERRORS } from "@atelier/core";
-import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import {
+  LIMITS,
+  type SavedWorkflow,
+  WORKFLOW_ERRORS,
+  type WorkflowListQuery,
+} from "@atelier/core";
+import { and, asc, desc, eq, ilike, inArray, isNull, or, sql } from "drizzle-orm";
 import type { AppDb } from "../../db/client.ts";
 import type { WorkflowRecord } from "../../db/rows.ts";
 import { folders, workflowMediaManifest, workflows } from "../../db/schema.ts";
@@ -27,20 +32,43 @@ async function assertOwnFolder(db: AppDb, userId: string, folderId: string | nul
   if (!found) throw new NotFoundError("Folder not found");
 }
 
-/** Own workflows, newest updated first, at most 100; `folderId` "unfiled" means none. */
-export async function listWorkflows(db: AppDb, userId: string, folderId?: string) {
+/** `text` as a LIKE pattern that matches it literally anywhere in a name. */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+
+/**
+ * Own workflows, newest updated first (or by name), 100 a page from `offset`; `folderId`
+ * "unfiled" means none; `q` keeps names containing it, in any case. `nextOffset` is null on
+ * the last page.
+ */
+export async function listWorkflows(
+  db: AppDb,
+  userId: string,
+  query: WorkflowListQuery = {},
+): Promise<{ rows: WorkflowRecord[]; nextOffset: number | null }> {
+  const { folderId, q, sort = "modified", offset = 0 } = query;
   const inFolder =
     folderId === undefined
       ? undefined
       : folderId === "unfiled"
         ? isNull(workflows.folderId)
         : eq(workflows.folderId, folderId);
-  return db
+  const named = q ? ilike(workflows.name, containing(q)) : undefined;
+  const order =
+    sort === "name"
+      ? [asc(sql`lower(${workflows.name})`), desc(workflows.updatedAt)]
+      : [desc(workflows.updatedAt)];
+  const page = LIMITS.storage.workflowListLimit;
+  const rows = await db
     .select()
     .from(workflows)
-    .where(and(eq(workflows.userId, userId), inFolder))
-    .orderBy(desc(workflows.updatedAt))
-    .limit(LIMITS.storage.workflowListLimit);
+    .where(and(eq(workflows.userId, userId), inFolder, named))
+    .orderBy(...order, asc(workflows.id))
+    .limit(page + 1)
+    .offset(offset);
+  return {
+    rows: rows.slice(0, page),
+    nextOffset: rows.length > page ? offset + page : null,
+  };
 }
 
 /** The row of a workflow the user may read: their own, or one made public. */
