@@ -31,8 +31,10 @@ test("folders: create (reserved and invalid names refused), rename, move, copy, 
   await folders.getByRole("button", { name: "OK" }).click();
   await expect(folders.getByRole("button", { name: /^Boards \(0\)/ })).toBeVisible();
 
+  await folders.getByLabel("Actions for Poster").first().click();
   await folders.getByLabel("Move Poster to").selectOption({ label: "Boards" });
   await expect(folders.getByRole("button", { name: /^Boards \(1\)/ })).toBeVisible();
+  await folders.getByLabel("Actions for Poster").first().click();
   await folders.getByLabel("Copy Poster to").selectOption({ label: "Unfiled" });
   await folders.getByRole("button", { name: "Unfiled" }).click();
   await expect(
@@ -41,6 +43,7 @@ test("folders: create (reserved and invalid names refused), rename, move, copy, 
       .getByRole("button", { name: "Poster", exact: true }),
   ).toBeVisible();
   await folders.getByRole("button", { name: "All workflows" }).click();
+  await folders.getByLabel("Actions for Poster").first().click();
   await folders.getByRole("button", { name: "Fork Poster" }).first().click();
   await expect(folders.getByRole("button", { name: "Poster (fork)", exact: true })).toBeVisible();
   await canvas.shot("16-folders");
@@ -79,6 +82,7 @@ test("deleting a workflow asks first, and the open one stays on the canvas as un
   await expect(recent.getByRole("button", { name: /Doomed/ })).toBeVisible();
   const folders = page.getByRole("region", { name: "Folders" });
 
+  await folders.getByLabel("Actions for Doomed").first().click();
   await folders.getByRole("button", { name: "Delete Doomed" }).click();
   const ask = page.getByRole("dialog", { name: "Delete workflow?" });
   await expect(ask).toContainText(
@@ -88,6 +92,7 @@ test("deleting a workflow asks first, and the open one stays on the canvas as un
   await expect(ask).toHaveCount(0);
   await expect(folders.getByRole("button", { name: "Doomed", exact: true })).toBeVisible();
 
+  await folders.getByLabel("Actions for Doomed").first().click();
   await folders.getByRole("button", { name: "Delete Doomed" }).click();
   await ask.getByRole("button", { name: "Delete" }).click();
   await expect(folders.getByRole("button", { name: "Doomed", exact: true })).toHaveCount(0);

@@ -39,6 +39,7 @@ test.describe("a public workflow of hostile addresses runs no script", () => {
     await expect(
       folders.getByRole("button", { name: `${folderName} (0)`, exact: true }),
     ).toBeVisible();
+    await folders.getByLabel(`Actions for ${MARKUP}`).click();
     await folders.getByLabel(`Move ${MARKUP} to`).selectOption({ label: folderName });
     await folders.getByRole("button", { name: `${folderName} (1)`, exact: true }).click();
     const listed = folders.getByRole("list", { name: "Workflows in this folder" });

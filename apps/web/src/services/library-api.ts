@@ -1,4 +1,10 @@
-import type { ApiToken, CreateApiTokenResponse, Folder, WorkflowSummary } from "@atelier/core";
+import type {
+  ApiToken,
+  CreateApiTokenResponse,
+  Folder,
+  WorkflowListQuery,
+  WorkflowSummary,
+} from "@atelier/core";
 import { LIMITS } from "@atelier/core";
 import { ApiError, call } from "./api.ts";
 
@@ -7,7 +13,16 @@ import { ApiError, call } from "./api.ts";
  * editor's first paint (bench F1).
  */
 export const libraryApi = {
-  listWorkflows: () => call<{ workflows: WorkflowSummary[] }>("GET", "/api/workflows"),
+  listWorkflows: (query: WorkflowListQuery = {}) => {
+    const search = new URLSearchParams();
+    for (const [key, value] of Object.entries(query))
+      if (value !== undefined && value !== "") search.set(key, String(value));
+    const text = search.toString();
+    return call<{ workflows: WorkflowSummary[]; nextOffset: number | null }>(
+      "GET",
+      `/api/workflows${text ? `?${text}` : ""}`,
+    );
+  },
   deleteWorkflow: (id: string) => call("DELETE", `/api/workflows/${encodeURIComponent(id)}`),
   /** SPEC §6: a 401 from the folder list means "no folders". */
   listFolders: () =>

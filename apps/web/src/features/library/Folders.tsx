@@ -45,21 +45,27 @@ export function Folders({ onChanged, revision }: { onChanged(): void; revision: 
   const [draft, setDraft] = useState("");
   const [renaming, setRenaming] = useState<{ id: string; name: string } | null>(null);
   const [pendingDelete, setPendingDelete] = useState<PendingDelete | null>(null);
+  /** The workflow whose actions menu is open. */
+  const [menu, setMenu] = useState<string | null>(null);
 
+  // The server picks the folder's workflows, so a folder of any size lists its own.
   const refresh = useCallback(async () => {
     try {
-      const { folders: list, workflows: rows } = await listFoldersAndWorkflows();
+      const { folders: list, workflows: rows } = await listFoldersAndWorkflows(
+        filter === "all" ? undefined : filter,
+      );
       setFolders(list);
       setWorkflows(rows);
     } catch (error) {
       notify.error(failure(error, "Request timed out"));
     }
-  }, []);
+  }, [filter]);
   // Again after each save and open elsewhere (the revision), so new workflows show here too.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the revision is the trigger
   useEffect(() => void refresh(), [refresh, revision]);
 
   const run = async (action: () => Promise<unknown>, fallback: string) => {
+    setMenu(null);
     try {
       await action();
       await refresh();
@@ -140,6 +146,7 @@ export function Folders({ onChanged, revision }: { onChanged(): void; revision: 
               <>
                 <button
                   type="button"
+                  title={folder.name}
                   aria-pressed={filter === folder.id}
                   onClick={() => setFilter(folder.id)}
                 >
@@ -179,52 +186,75 @@ export function Folders({ onChanged, revision }: { onChanged(): void; revision: 
           <li key={workflow.id} className="workflow-row">
             <button
               type="button"
+              title={workflow.name}
               onClick={() => void persistence.replaceWith(() => persistence.open(workflow.id))}
             >
               {workflow.name}
             </button>
-            <FolderSelect
-              label={`Move ${workflow.name} to`}
-              placeholder="Move…"
-              folders={folders}
-              onPick={(target) =>
-                void run(() => libraryActions.moveWorkflow(target, workflow.id), FOLDER_ERRORS.move)
-              }
-            />
-            <FolderSelect
-              label={`Copy ${workflow.name} to`}
-              placeholder="Copy…"
-              folders={folders}
-              onPick={(target) =>
-                void run(() => libraryActions.copyWorkflow(target, workflow.id), FOLDER_ERRORS.copy)
-              }
-            />
-            <button
-              type="button"
-              aria-label={`Fork ${workflow.name}`}
-              onClick={() =>
-                void run(() => libraryActions.fork(workflow.id), "Failed to fork workflow")
-              }
+            {/* The row keeps its width for the name: its actions are one menu. */}
+            <details
+              className="row-menu"
+              open={menu === workflow.id}
+              onToggle={(event) => {
+                const open = event.currentTarget.open;
+                setMenu((shown) => (open ? workflow.id : shown === workflow.id ? null : shown));
+              }}
             >
-              Fork
-            </button>
-            <button
-              type="button"
-              aria-label={`Delete ${workflow.name}`}
-              onClick={() =>
-                setPendingDelete({
-                  kind: "workflow",
-                  name: workflow.name,
-                  run: () =>
-                    void run(async () => {
-                      await libraryActions.deleteWorkflow(workflow.id);
-                      persistence.forgetDeleted(workflow.id);
-                    }, "Failed to delete workflow"),
-                })
-              }
-            >
-              Delete
-            </button>
+              <summary aria-label={`Actions for ${workflow.name}`} title="Move, copy, fork, delete">
+                ⋯
+              </summary>
+              <div className="row-menu-items">
+                <FolderSelect
+                  label={`Move ${workflow.name} to`}
+                  placeholder="Move to…"
+                  folders={folders}
+                  onPick={(target) =>
+                    void run(
+                      () => libraryActions.moveWorkflow(target, workflow.id),
+                      FOLDER_ERRORS.move,
+                    )
+                  }
+                />
+                <FolderSelect
+                  label={`Copy ${workflow.name} to`}
+                  placeholder="Copy to…"
+                  folders={folders}
+                  onPick={(target) =>
+                    void run(
+                      () => libraryActions.copyWorkflow(target, workflow.id),
+                      FOLDER_ERRORS.copy,
+                    )
+                  }
+                />
+                <button
+                  type="button"
+                  aria-label={`Fork ${workflow.name}`}
+                  onClick={() =>
+                    void run(() => libraryActions.fork(workflow.id), "Failed to fork workflow")
+                  }
+                >
+                  Fork
+                </button>
+                <button
+                  type="button"
+                  aria-label={`Delete ${workflow.name}`}
+                  onClick={() => {
+                    setMenu(null);
+                    setPendingDelete({
+                      kind: "workflow",
+                      name: workflow.name,
+                      run: () =>
+                        void run(async () => {
+                          await libraryActions.deleteWorkflow(workflow.id);
+                          persistence.forgetDeleted(workflow.id);
+                        }, "Failed to delete workflow"),
+                    });
+                  }}
+                >
+                  Delete
+                </button>
+              </div>
+            </details>
           </li>
         ))}
         {shown.length === 0 ? <li className="muted">No workflows here</li> : null}

@@ -3,8 +3,9 @@ import { useCallback, useEffect, useState } from "react";
 import { usePersistence } from "../persistence/context.tsx";
 import { usePreferences } from "../preferences/store.ts";
 import { useWorkspace } from "../workspace/store.ts";
+import { AllWorkflows } from "./AllWorkflows.tsx";
 import { Folders } from "./Folders.tsx";
-import { type LibraryEntry as Entry, listAllWorkflows } from "./library-actions.ts";
+import type { LibraryEntry as Entry } from "./library-actions.ts";
 
 /** Recent workflows (3 shown, 10 kept) and all workflows: this browser's or the cloud's. */
 export function Library() {
@@ -18,7 +19,6 @@ export function Library() {
     name: entry.name,
     when: entry.accessedAt,
   }));
-  const [all, setAll] = useState<Entry[]>([]);
   const [showAllRecent, setShowAllRecent] = useState(false);
   const [backups, setBackups] = useState<Entry[]>([]);
 
@@ -27,10 +27,9 @@ export function Library() {
     setBackups(
       kept.map((backup) => ({ id: String(backup.id), name: backup.name, when: backup.createdAt })),
     );
-    setAll(await listAllWorkflows(user !== null));
-  }, [user, persistence]);
+  }, [persistence]);
 
-  // Refresh after each save and when another workflow opens.
+  // Refresh after each save and when another workflow opens (the lists below follow too).
   const refreshKey = `${saveState}:${currentId}`;
   useEffect(() => {
     if (!refreshKey.startsWith("saving")) void refresh();
@@ -41,10 +40,12 @@ export function Library() {
     <li key={entry.id}>
       <button
         type="button"
+        className="library-entry"
+        title={entry.name}
         aria-current={entry.id === currentId}
         onClick={() => void persistence.replaceWith(() => persistence.open(entry.id))}
       >
-        <span>{entry.name}</span>
+        <span className="entry-name">{entry.name}</span>
         <small className="muted">{new Date(entry.when).toLocaleDateString()}</small>
       </button>
     </li>
@@ -91,14 +92,7 @@ export function Library() {
           </ul>
         </section>
       ) : null}
-      <section aria-label="All workflows">
-        <h3>{user ? "Your workflows" : "On this device"}</h3>
-        {all.length === 0 ? (
-          <p className="muted">No saved workflows yet</p>
-        ) : (
-          <ul>{all.map(item)}</ul>
-        )}
-      </section>
+      <AllWorkflows revision={refreshKey} />
       {user ? <Folders onChanged={() => void refresh()} revision={refreshKey} /> : null}
     </nav>
   );

@@ -4,11 +4,24 @@ import { libraryApi } from "../../services/library-api.ts";
 import type { LocalDb } from "../persistence/local-db.ts";
 import { usePreferences } from "../preferences/store.ts";
 
+/** Where a workflow lives: only here, only in the account, or in both (its device copy). */
+export type Whereabouts = "device" | "cloud" | "both";
+
 /** A workflow as the library lists it. */
 export interface LibraryEntry {
   id: string;
   name: string;
   when: number;
+  where?: Whereabouts;
+  /** With `where: "both"`: whether this device's copy is as new as the account's. */
+  inSync?: boolean;
+}
+
+/** What the library asks for: a search, an order, a page. */
+export interface LibraryQuery {
+  q?: string;
+  sort?: "modified" | "name";
+  offset?: number;
 }
 
 /** A cloud workflow and its folder ("Unfiled" is null). */
@@ -34,39 +47,67 @@ async function adoptOlderRecentList(db: LocalDb): Promise<void> {
   await db.recent.clear();
 }
 
+const byQuery = (query: LibraryQuery) => {
+  const wanted = query.q?.trim().toLowerCase() ?? "";
+  return (entry: { name: string }) => entry.name.toLowerCase().includes(wanted);
+};
+const ordered = (entries: LibraryEntry[], sort: LibraryQuery["sort"]) =>
+  entries.sort((a, b) =>
+    sort === "name"
+      ? a.name.localeCompare(b.name, undefined, { sensitivity: "base" })
+      : b.when - a.when,
+  );
+
 /**
- * All workflows: the cloud's when signed in, else this browser's. Brings an older recent
- * list over first. IndexedDB loads here, on first use.
+ * All workflows, one entry each, with where each lives: signed in, the account's (a page at
+ * a time, searched and ordered by the server) and, on the first page, those only on this
+ * device; signed out, this device's. Brings an older recent list over first. IndexedDB
+ * loads here, on first use.
  */
-export async function listAllWorkflows(signedIn: boolean): Promise<LibraryEntry[]> {
+export async function listAllWorkflows(
+  signedIn: boolean,
+  query: LibraryQuery = {},
+): Promise<{ entries: LibraryEntry[]; nextOffset: number | null }> {
   const { localDb } = await import("../persistence/local-db.ts");
   await adoptOlderRecentList(localDb);
-  if (signedIn) {
-    const { workflows } = await libraryApi.listWorkflows().catch(() => ({ workflows: [] }));
-    return workflows.map((workflow) => ({
-      id: workflow.id,
-      name: workflow.name,
-      when: Date.parse(workflow.updated_at),
-    }));
-  }
-  const local = await localDb.workflows
-    .orderBy("updatedAt")
-    .reverse()
+  const kept = await localDb.workflows.toArray();
+  const deviceOnly = kept
     .filter((workflow) => workflow.id.startsWith("local-"))
-    .limit(LIMITS.storage.workflowListLimit)
-    .toArray();
-  return local.map((workflow) => ({
-    id: workflow.id,
-    name: workflow.name,
-    when: workflow.updatedAt,
-  }));
+    .filter(byQuery(query))
+    .map(
+      (workflow): LibraryEntry => ({
+        id: workflow.id,
+        name: workflow.name,
+        when: workflow.updatedAt,
+        where: "device",
+      }),
+    );
+  if (!signedIn)
+    return {
+      entries: ordered(deviceOnly, query.sort).slice(0, LIMITS.storage.workflowListLimit),
+      nextOffset: null,
+    };
+  const copies = new Map(kept.map((workflow) => [workflow.id, workflow.updatedAt]));
+  const page = await libraryApi
+    .listWorkflows({ q: query.q, sort: query.sort, offset: query.offset })
+    .catch(() => ({ workflows: [], nextOffset: null }));
+  const cloud = page.workflows.map((workflow): LibraryEntry => {
+    const when = Date.parse(workflow.updated_at);
+    const copy = copies.get(workflow.id);
+    return copy === undefined
+      ? { id: workflow.id, name: workflow.name, when, where: "cloud" }
+      : { id: workflow.id, name: workflow.name, when, where: "both", inSync: copy >= when };
+  });
+  // The device's own workflows come with the first page.
+  const entries = query.offset ? cloud : ordered([...cloud, ...deviceOnly], query.sort);
+  return { entries, nextOffset: page.nextOffset };
 }
 
 /** The cloud's folders and its workflows with the folder each is in. */
-export async function listFoldersAndWorkflows() {
+export async function listFoldersAndWorkflows(folderId?: string) {
   const [{ folders }, { workflows }] = await Promise.all([
     libraryApi.listFolders(),
-    libraryApi.listWorkflows(),
+    libraryApi.listWorkflows(folderId ? { folderId } : {}),
   ]);
   return {
     folders,

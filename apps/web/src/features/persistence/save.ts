@@ -139,6 +139,12 @@ export async function saveWorkflow(
         ...data,
         metadata: { ...data.metadata, id: workflow.id },
       });
+      // A workflow kept only on this device now lives in the account (with a device copy):
+      // one workflow, so the library and the recent list show it once.
+      if (state.location === "local" && state.workflowId && !options.asCopy) {
+        await (await local()).workflows.delete(state.workflowId);
+        usePreferences.getState().forgetRecent(state.workflowId);
+      }
       finishSave(documents, {
         workflowId: workflow.id,
         location: "cloud",
