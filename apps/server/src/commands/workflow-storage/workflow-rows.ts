@@ -1,10 +1,5 @@
 import { randomUUID } from "node:crypto";
-import {
-  LIMITS,
-  type SavedWorkflow,
-  WORKFLOW_ERRORS,
-  type WorkflowListQuery,
-} from "@atelier/core";
+import { LIMITS, type SavedWorkflow, WORKFLOW_ERRORS, type WorkflowListQuery } from "@atelier/core";
 import { and, asc, desc, eq, ilike, inArray, isNull, or, sql } from "drizzle-orm";
 import type { AppDb } from "../../db/client.ts";
 import type { WorkflowRecord } from "../../db/rows.ts";
