@@ -5,7 +5,7 @@ import {
   SHARE_MESSAGES,
   SHARE_TOKEN_HEADER,
 } from "@atelier/core";
-import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { AppPage } from "../src/features/apps/AppPage.tsx";
 import { authCache } from "../src/services/auth-cache.ts";
@@ -88,7 +88,8 @@ describe("the app page", () => {
     authCache.reset(null);
     render(<AppPage slug="nope" />);
     await screen.findByRole("heading", { name: APP_MESSAGES.notFound });
-    expect(document.title).toBe("App not found");
+    // The title follows in an effect after the heading is drawn.
+    await waitFor(() => expect(document.title).toBe("App not found"));
   });
 
   it("shows the form to a signed-out visitor, who is asked to sign in to run it", async () => {
