@@ -41,7 +41,7 @@ test.describe("personal API tokens", () => {
       fetch(new URL(path, baseURL), { headers: { authorization: `Bearer ${token}` } });
     const listed = await headless("/api/workflows");
     expect(listed.status).toBe(200);
-    expect(await listed.json()).toEqual({ workflows: [] });
+    expect(await listed.json()).toEqual({ workflows: [], nextOffset: null });
 
     // Shown once: reopened, the dialog lists the token without its text, now used.
     await dialog.getByRole("button", { name: "Done" }).click();
