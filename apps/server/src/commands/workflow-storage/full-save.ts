@@ -105,7 +105,7 @@ export async function writeStored(
   if (!row) return null;
   faultPoint("save:row-updated");
   const chunksWritten = await replaceChunks(tx, id, stored.bodies);
-  const version = await recordVersion(tx, row, input.author ?? { authorId: userId });
+  const version = await recordVersion(tx, row, input.author ?? { authorId: userId }, stored.parts);
   await announceWorkflowChange(tx, { id, userId, updated_at: updatedAt.toISOString() });
   faultPoint("save:before-commit");
   return { row, chunksWritten, version };

@@ -4,7 +4,7 @@ import { and, asc, eq, inArray, lt, ne, sql } from "drizzle-orm";
 import type { AppDb } from "../../db/client.ts";
 import type { WorkflowRecord } from "../../db/rows.ts";
 import { workflowChunks, workflowVersionChunks, workflowVersions } from "../../db/schema.ts";
-import { byteLength, chunkHeadText, partsOf } from "./stored-form.ts";
+import { byteLength, chunkHeadText, partsOf, type WorkflowParts } from "./stored-form.ts";
 import { versionsToDrop } from "./version-retention.ts";
 
 /** Who made a version, and whether it brings an older one back. */
@@ -56,9 +56,16 @@ async function chunkedDocument(tx: AppDb, row: WorkflowRecord): Promise<VersionD
   return { head, hashes: chunks.map((chunk) => chunk.hash as string) };
 }
 
-/** A row stored whole, cut into chunks as chunked rows are, so versions share them. */
-async function wholeDocument(tx: AppDb, row: WorkflowRecord): Promise<VersionDocument> {
-  const parts = partsOf(JSON.parse(row.data ?? "{}"), row.id);
+/**
+ * A row stored whole, cut into chunks as chunked rows are, so versions share them; from the
+ * texts the save encoded when given (no parse of megabytes on the save path).
+ */
+async function wholeDocument(
+  tx: AppDb,
+  row: WorkflowRecord,
+  saved?: WorkflowParts,
+): Promise<VersionDocument> {
+  const parts = saved ?? partsOf(JSON.parse(row.data ?? "{}"), row.id);
   const bodies = chunkBodies(parts.nodes, parts.edges, { byteLength });
   const hashes = bodies.map((body) => hashOf(body.data));
   const sum = (items: { bytes: number }[]) => items.reduce((total, item) => total + item.bytes, 0);
@@ -94,14 +101,18 @@ async function wholeDocument(tx: AppDb, row: WorkflowRecord): Promise<VersionDoc
 
 /**
  * Records the workflow as `row` (just written, in the caller's transaction) holds it as its
- * next version, then thins the old ones. Answers the version's number.
+ * next version, then thins the old ones; `parts`: what the save encoded into `row`. Answers
+ * the version's number.
  */
 export async function recordVersion(
   tx: AppDb,
   row: WorkflowRecord,
   author: VersionAuthor,
+  parts?: WorkflowParts,
 ): Promise<number> {
-  const document = row.isChunked ? await chunkedDocument(tx, row) : await wholeDocument(tx, row);
+  const document = row.isChunked
+    ? await chunkedDocument(tx, row)
+    : await wholeDocument(tx, row, parts);
   const [last] = await tx
     .select({ seq: sql<number>`coalesce(max(${workflowVersions.seq}), 0)` })
     .from(workflowVersions)

@@ -28,6 +28,8 @@ export interface WorkflowParts {
 
 /** The stored form: whole JSON in `workflows.data`, or chunk bodies plus the head text. */
 export interface StoredForm {
+  /** What it was encoded from (a version of a row stored whole is cut from these). */
+  parts: WorkflowParts;
   bytes: number;
   chunked: boolean;
   json: string | null;
@@ -104,7 +106,7 @@ export function encodeWorkflow(parts: WorkflowParts): StoredForm {
     const json = `${shell.slice(0, -EMPTY_LISTS.length)}"nodes":[${parts.nodes
       .map((node) => node.text)
       .join(",")}],"edges":[${parts.edges.map((edge) => edge.text).join(",")}]}`;
-    return { bytes, chunked: false, json, head: null, bodies: [] };
+    return { parts, bytes, chunked: false, json, head: null, bodies: [] };
   }
   const bodies = chunkBodies(parts.nodes, parts.edges, { byteLength });
   const head = chunkHeadText(
@@ -112,7 +114,7 @@ export function encodeWorkflow(parts: WorkflowParts): StoredForm {
     { nodes: parts.nodes.length, edges: parts.edges.length, chunks: bodies.length + 1 },
     { nodes: nodeBytes, edges: edgeBytes },
   );
-  return { bytes, chunked: true, json: null, head, bodies };
+  return { parts, bytes, chunked: true, json: null, head, bodies };
 }
 
 type StoredRow = Pick<typeof workflows.$inferSelect, "id" | "data" | "isChunked" | "chunkHead">;

@@ -166,7 +166,7 @@ async function insertWorkflow(
     })
     .returning();
   await replaceChunks(tx, id, stored.bodies);
-  await recordVersion(tx, row as WorkflowRecord, { authorId: userId });
+  await recordVersion(tx, row as WorkflowRecord, { authorId: userId }, stored.parts);
   await announceWorkflowChange(tx, { id, userId, updated_at: now.toISOString() });
   return row as WorkflowRecord;
 }

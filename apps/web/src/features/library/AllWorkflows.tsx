@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
-import { usePersistence } from "../persistence/context.tsx";
 import { useWorkspace } from "../workspace/store.ts";
+import { EntryButton } from "./EntryButton.tsx";
 import { type LibraryEntry, type LibraryQuery, listAllWorkflows } from "./library-actions.ts";
 
 const WHERE: Record<NonNullable<LibraryEntry["where"]>, string> = {
@@ -21,9 +21,7 @@ function whereabouts(entry: LibraryEntry): string {
  * next 100 on request. Lists again after each save and open (`revision`).
  */
 export function AllWorkflows({ revision }: { revision: string }) {
-  const persistence = usePersistence();
   const user = useWorkspace((state) => state.user);
-  const currentId = useWorkspace((state) => state.workflowId);
   const [query, setQuery] = useState<Required<Pick<LibraryQuery, "q" | "sort">>>({
     q: "",
     sort: "modified",
@@ -87,21 +85,11 @@ export function AllWorkflows({ revision }: { revision: string }) {
       ) : (
         <ul>
           {entries.map((entry) => (
-            <li key={entry.id}>
-              <button
-                type="button"
-                className="library-entry"
-                title={entry.name}
-                aria-current={entry.id === currentId}
-                onClick={() => void persistence.replaceWith(() => persistence.open(entry.id))}
-              >
-                <span className="entry-name">{entry.name}</span>
-                <small className="muted">
-                  {new Date(entry.when).toLocaleDateString()}
-                  {entry.where ? ` · ${whereabouts(entry)}` : ""}
-                </small>
-              </button>
-            </li>
+            <EntryButton
+              key={entry.id}
+              entry={entry}
+              detail={`${new Date(entry.when).toLocaleDateString()}${entry.where ? ` · ${whereabouts(entry)}` : ""}`}
+            />
           ))}
         </ul>
       )}

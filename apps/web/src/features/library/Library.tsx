@@ -4,6 +4,7 @@ import { usePersistence } from "../persistence/context.tsx";
 import { usePreferences } from "../preferences/store.ts";
 import { useWorkspace } from "../workspace/store.ts";
 import { AllWorkflows } from "./AllWorkflows.tsx";
+import { EntryButton } from "./EntryButton.tsx";
 import { Folders } from "./Folders.tsx";
 import type { LibraryEntry as Entry } from "./library-actions.ts";
 
@@ -37,18 +38,7 @@ export function Library() {
 
   const shownRecent = showAllRecent ? recent : recent.slice(0, LIMITS.recent.shownByDefault);
   const item = (entry: Entry) => (
-    <li key={entry.id}>
-      <button
-        type="button"
-        className="library-entry"
-        title={entry.name}
-        aria-current={entry.id === currentId}
-        onClick={() => void persistence.replaceWith(() => persistence.open(entry.id))}
-      >
-        <span className="entry-name">{entry.name}</span>
-        <small className="muted">{new Date(entry.when).toLocaleDateString()}</small>
-      </button>
-    </li>
+    <EntryButton key={entry.id} entry={entry} detail={new Date(entry.when).toLocaleDateString()} />
   );
 
   return (
