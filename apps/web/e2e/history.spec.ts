@@ -57,7 +57,7 @@ test("version history: three saves, preview version 1 with its changed node outl
   await expect(canvas.node(other)).toHaveCSS("outline-style", "none");
   // Nothing there can be changed: no palette, no dragging, no deleting.
   await expect(canvas.palette()).toHaveCount(0);
-  await canvas.node(text).click();
+  await canvas.select([text]);
   await page.keyboard.press("Delete");
   await expect(canvas.nodes()).toHaveCount(2);
   await canvas.shot("history-preview");
