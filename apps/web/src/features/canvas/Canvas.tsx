@@ -20,7 +20,6 @@ import { usePreferences } from "../preferences/store.ts";
 import { isViewOnly, useWorkspace } from "../workspace/store.ts";
 import { holdDraggedNodes } from "./drag-hold.ts";
 import { useFlowSync } from "./flow-sync.ts";
-import { OverviewMap } from "./OverviewMap.tsx";
 import { SelectionToolbar } from "./SelectionToolbar.tsx";
 import { useNoSelectionListener } from "./selection-listener.ts";
 import { shortcutFor } from "./shortcuts.ts";
@@ -38,6 +37,10 @@ const NodeSearch = lazyPart(() =>
 );
 const ShortcutSheet = lazyPart(() =>
   import("./ShortcutSheet.tsx").then((module) => module.ShortcutSheet),
+);
+// The minimap follows the canvas's first paint by a moment.
+const OverviewMap = lazyPart(() =>
+  import("./OverviewMap.tsx").then((module) => module.OverviewMap),
 );
 
 const GRID: [number, number] = [20, 20];

@@ -1,5 +1,6 @@
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { whenIdle } from "../../services/when-idle.ts";
 import { LazyToaster } from "../../ui/LazyToaster.tsx";
 import { Canvas } from "../canvas/Canvas.tsx";
 import { DocumentProvider, useDocumentStore } from "../document/context.tsx";
@@ -18,7 +19,6 @@ import { useHasRuns } from "../runs/runs-store.ts";
 import { useMissingWorkflow } from "../workspace/missing-workflow.ts";
 import { useWorkspace } from "../workspace/store.ts";
 import { TopBar } from "./TopBar.tsx";
-import { warmUp } from "./warm-up.ts";
 
 /** The address ⇄ open workflow link arrives with the start-up open, not the first paint. */
 const addressSync = () => import("../workspace/url-sync.ts");
@@ -111,7 +111,8 @@ function Workspace({ openOnStart }: { openOnStart?: string | undefined }) {
   useEffect(() => {
     if (started.current) return;
     void persistence.refreshUser();
-    warmUp();
+    // What the editor needs offline is fetched when idle; so is the list of it.
+    whenIdle(() => void import("./warm-up.ts").then((module) => module.warmUp()).catch(() => {}));
     // A share link's page opens its workflow; its address stays the link's.
     if (openOnStart) {
       started.current = persistence.open(openOnStart);

@@ -20,12 +20,11 @@ export const OFFLINE_CHUNKS = [
   () => import("@atelier/core/descriptions"),
 ];
 
+/** Called when the browser is idle after the editor has drawn. */
 export function warmUp(): void {
-  whenIdle(() => {
-    for (const load of OFFLINE_CHUNKS) void load().catch(() => {});
-    // The checks of an open, compiled before the first open needs them.
-    void import("../persistence/read-graph.ts")
-      .then(({ warmUpReading }) => whenIdle(warmUpReading))
-      .catch(() => {});
-  });
+  for (const load of OFFLINE_CHUNKS) void load().catch(() => {});
+  // The checks of an open, compiled before the first open needs them.
+  void import("../persistence/read-graph.ts")
+    .then(({ warmUpReading }) => whenIdle(warmUpReading))
+    .catch(() => {});
 }

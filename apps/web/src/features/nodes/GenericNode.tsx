@@ -5,7 +5,7 @@ import { useDocumentStore } from "../document/context.tsx";
 import { PORT_COLORS } from "../document/factory.ts";
 import type { CanvasNode } from "../document/types.ts";
 import { usePreferences } from "../preferences/store.ts";
-import { type HistoryEntry, ResultHistory } from "../runs/ResultHistory.tsx";
+import type { HistoryEntry } from "../runs/ResultHistory.tsx";
 import { RunControls } from "../runs/RunControls.tsx";
 import { StatusPill } from "../runs/StatusPill.tsx";
 import { ZoomedOut } from "./detail-level.ts";
@@ -24,6 +24,10 @@ const MediaPreview = lazy(() =>
 
 // "How it was made" (provenance read from the result's file) loads with the first result too.
 const ProvenancePanel = lazy(() => import("../runs/ProvenancePanel.tsx"));
+// Stepping through results needs two of them.
+const ResultHistory = lazy(() =>
+  import("../runs/ResultHistory.tsx").then((module) => ({ default: module.ResultHistory })),
+);
 
 import { UploadProgress } from "./UploadProgress.tsx";
 
@@ -188,11 +192,15 @@ export const GenericNode = memo(function GenericNode({
               />
             </Suspense>
           ) : null}
-          <ResultHistory
-            id={id}
-            history={data.history as HistoryEntry[] | undefined}
-            outputs={data.outputs}
-          />
+          {Array.isArray(data.history) && data.history.length > 1 ? (
+            <Suspense fallback={null}>
+              <ResultHistory
+                id={id}
+                history={data.history as HistoryEntry[]}
+                outputs={data.outputs}
+              />
+            </Suspense>
+          ) : null}
         </section>
       )}
     </div>

@@ -1,4 +1,4 @@
-import { serializeWorkflow } from "@atelier/core";
+import type { serializeWorkflow } from "@atelier/core";
 import { authCache } from "../../services/auth-cache.ts";
 import { isEdited } from "../document/history.ts";
 import type { DocumentStore } from "../document/store.ts";
@@ -38,6 +38,15 @@ export function createPersistence(documents: DocumentStore) {
   };
   let loading = false;
   let deferrals = 0;
+  // The page-hide journal write must be synchronous, so the serializer it uses is loaded
+  // as soon as there is something unsaved (it is not part of the first paint).
+  let serializeNow: typeof serializeWorkflow | null = null;
+  workspace.subscribe(({ dirty }) => {
+    if (dirty && !serializeNow)
+      void import("./serializer.ts").then((module) => {
+        serializeNow = module.serializeOnMainThread;
+      });
+  });
 
   const journalNow = async () => {
     journalTimer = null;
@@ -187,9 +196,11 @@ export function createPersistence(documents: DocumentStore) {
       if (journalTimer) clearTimeout(journalTimer);
       journalTimer = null;
       const { dirty, workflowId, name, basedOn } = workspace.getState();
-      if (!dirty) return;
+      // Without the serializer (edits in the last moment of the page's life) the
+      // journal written a second ago stands.
+      if (!dirty || !serializeNow) return;
       const { nodes, edges } = documents.getState();
-      const data = serializeWorkflow({ nodes, edges, metadata: { name, id: workflowId } });
+      const data = serializeNow({ nodes, edges, metadata: { name, id: workflowId } });
       writeExitJournal({ workflowId, name, basedOn, data, writtenAt: Date.now() });
       localStorage.setItem(CLEAN_EXIT_KEY, "1");
     },

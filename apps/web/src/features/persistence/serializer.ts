@@ -59,6 +59,9 @@ async function inWorker<T>(
   }
 }
 
+/** For the synchronous write on page hide, where no worker can answer in time. */
+export const serializeOnMainThread = serializeWorkflow;
+
 export const serializer = {
   serialize(document: WorkflowDocument): Promise<SavedWorkflow> {
     return inWorker(
