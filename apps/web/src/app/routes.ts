@@ -41,6 +41,11 @@ const VersionPage = lazy(() =>
     default: module.VersionPage,
   })),
 );
+const DeviceVersionPage = lazy(() =>
+  import("../features/history/VersionPage.tsx").then((module) => ({
+    default: module.DeviceVersionPage,
+  })),
+);
 const PageNotFound = lazy(() =>
   import("./PageNotFound.tsx").then((module) => ({ default: module.PageNotFound })),
 );
@@ -52,6 +57,8 @@ export const ROUTES: readonly Route[] = [
   // A saved version of a cloud workflow, read-only.
   { pattern: "/w/:id", query: "v", page: VersionPage, loading: "Opening the version…" },
   { pattern: "/w/:id", ...canvas },
+  // A version of a workflow kept on this device, read-only.
+  { pattern: "/local/:id", query: "v", page: DeviceVersionPage, loading: "Opening the version…" },
   { pattern: "/local/:id", ...canvas },
   // A share link: the canvas (view, edit) or the workflow's app (run).
   { pattern: "/s/:token", page: SharedLinkPage, loading: "Opening the shared link…" },

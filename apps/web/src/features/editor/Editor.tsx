@@ -97,6 +97,7 @@ function Workspace({ openOnStart }: { openOnStart?: string | undefined }) {
   const cloudWorkflow = useWorkspace((state) =>
     state.location === "cloud" ? state.workflowId : null,
   );
+  const openWorkflow = useWorkspace((state) => state.workflowId);
   const [tab, setTab] = useState<"nodes" | "library">("nodes");
   const hasConflict = useWorkspace((state) => state.conflict !== null);
   const asking = useLeavePrompt((state) => state.pending !== null);
@@ -258,8 +259,8 @@ function Workspace({ openOnStart }: { openOnStart?: string | undefined }) {
         {panel === "share" && cloudWorkflow ? (
           <ShareDialog workflowId={cloudWorkflow} onClose={() => setPanel(null)} />
         ) : null}
-        {panel === "history" && cloudWorkflow ? (
-          <HistoryPanel workflowId={cloudWorkflow} onClose={() => setPanel(null)} />
+        {panel === "history" && openWorkflow ? (
+          <HistoryPanel workflowId={openWorkflow} onClose={() => setPanel(null)} />
         ) : null}
         {panel === "run-history" && cloudWorkflow ? (
           <RunHistory workflowId={cloudWorkflow} onClose={() => setPanel(null)} />

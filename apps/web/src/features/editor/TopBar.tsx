@@ -41,6 +41,7 @@ export const TopBar = memo(function TopBar({
   const user = useWorkspace((state) => state.user);
   const isAdmin = useWorkspace((state) => state.isAdmin);
   const cloudWorkflow = useWorkspace((state) => state.location === "cloud" && state.workflowId);
+  const savedWorkflow = useWorkspace((state) => state.workflowId !== null);
   const persistence = usePersistence();
   const runner = useRunner();
   const fileInput = useRef<HTMLInputElement>(null);
@@ -137,12 +138,12 @@ export const TopBar = memo(function TopBar({
         </button>
         <button
           type="button"
-          disabled={!cloudWorkflow}
+          disabled={!savedWorkflow}
           onClick={onHistory}
           title={
-            cloudWorkflow
+            savedWorkflow
               ? "Saved versions: preview, name and restore them"
-              : "Save the workflow to your account to keep its versions"
+              : "Save the workflow to start its history"
           }
         >
           History

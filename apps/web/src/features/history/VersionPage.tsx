@@ -9,6 +9,7 @@ import { readGraph } from "../persistence/read-graph.ts";
 import { RunnerProvider } from "../runs/context.tsx";
 import { createLazyRunner } from "../runs/lazy-runner.ts";
 import { previewChanged } from "../workspace/store.ts";
+import { LOCAL_PREFIX } from "../workspace/url-sync.ts";
 import { failureMessage, versionActions } from "./version-actions.ts";
 
 type Opened =
@@ -187,4 +188,9 @@ export function VersionPage({ params }: { params: Readonly<Record<string, string
       </RunnerProvider>
     </DocumentProvider>
   );
+}
+
+/** `/local/:id?v=N`: a version of a workflow kept on this device (its id has the prefix). */
+export function DeviceVersionPage({ params }: { params: Readonly<Record<string, string>> }) {
+  return <VersionPage params={{ ...params, id: `${LOCAL_PREFIX}${params.id ?? ""}` }} />;
 }

@@ -41,6 +41,19 @@ export interface StoredKey {
   key: CryptoKey;
 }
 
+/** A saved state of a workflow kept only on this device: its version history (issue 24). */
+export interface DeviceSnapshot {
+  key?: number;
+  workflowId: string;
+  /** The version's number for its workflow: 1, 2, 3… */
+  number: number;
+  name?: string;
+  restoredFrom?: number;
+  data: SavedWorkflow;
+  summary: { added: number; removed: number; changed: number };
+  writtenAt: number;
+}
+
 export interface RecentWorkflow {
   id: string;
   name: string;
@@ -48,8 +61,9 @@ export interface RecentWorkflow {
 }
 
 /**
- * IndexedDB (version 1, SPEC §9): signed-out workflows, the edit journal, the recent list,
- * encrypted backups of failed saves and the key that encrypts them.
+ * IndexedDB (SPEC §9): signed-out workflows, the edit journal, the recent list, encrypted
+ * backups of failed saves and the key that encrypts them; since version 2, the snapshots that
+ * are device-only workflows' versions.
  */
 export class LocalDb extends Dexie {
   declare workflows: EntityTable<LocalWorkflow, "id">;
@@ -57,6 +71,7 @@ export class LocalDb extends Dexie {
   declare recent: EntityTable<RecentWorkflow, "id">;
   declare backups: EntityTable<Backup, "id">;
   declare cryptoKeys: EntityTable<StoredKey, "name">;
+  declare snapshots: EntityTable<DeviceSnapshot, "key">;
 
   constructor(name = "atelier") {
     super(name);
@@ -67,6 +82,8 @@ export class LocalDb extends Dexie {
       backups: "++id, createdAt",
       cryptoKeys: "name",
     });
+    // Version 2: device-only workflows keep their recent states as versions.
+    this.version(2).stores({ snapshots: "++key, [workflowId+number]" });
   }
 }
 

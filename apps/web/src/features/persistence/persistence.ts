@@ -6,13 +6,14 @@ import type { DocumentGraph } from "../document/types.ts";
 import { usePreferences } from "../preferences/store.ts";
 import { detached, edited, renamed } from "../workspace/document-status.ts";
 import { opened, sessionChanged, useWorkspace } from "../workspace/store.ts";
-import { LAST_WORKFLOW_KEY, local, serializeCurrent } from "./document-io.ts";
+import { LAST_WORKFLOW_KEY, local, locationOf, serializeCurrent } from "./document-io.ts";
 import { CLEAN_EXIT_KEY, clearJournal, writeExitJournal, writeJournal } from "./journal.ts";
 import type { OpenOptions, OpenOutcome, OpenTarget } from "./open-workflow.ts";
 import type { SaveOptions } from "./save.ts";
 import { confirmLeave } from "./unsaved-guard.ts";
 
 const JOURNAL_DELAY_MS = 1000;
+const deviceVersions = () => import("./device-versions.ts");
 /** Backups are written after a failed save and read from the library: loaded then. */
 const backupStore = () => import("./backups.ts");
 /** Opening a workflow, a file or a backup arrives with the first open (or idle warm-up). */
@@ -60,13 +61,11 @@ export function createPersistence(documents: DocumentStore) {
     deferrals = 0;
     const { workflowId, name, basedOn, dirty } = workspace.getState();
     if (!dirty) return;
-    await writeJournal({
-      workflowId,
-      name,
-      basedOn,
-      data: await serializeCurrent(documents),
-      writtenAt: Date.now(),
-    });
+    const data = await serializeCurrent(documents);
+    await writeJournal({ workflowId, name, basedOn, data, writtenAt: Date.now() });
+    // A workflow kept only on this device has its journal as its version history.
+    if (locationOf(workflowId) === "local")
+      await (await deviceVersions()).recordSnapshot(workflowId, data, { saved: false });
   };
 
   // Any edit makes the workflow dirty and is journaled, throttled and off the drag path.

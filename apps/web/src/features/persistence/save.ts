@@ -21,6 +21,7 @@ import {
 } from "../workspace/save-status.ts";
 import { type SavedWorkflowPatch, useWorkspace } from "../workspace/store.ts";
 import type { CloudRow } from "./cloud-save.ts";
+import { forgetDeviceVersions, recordSnapshot } from "./device-versions.ts";
 import { LAST_WORKFLOW_KEY, local, serializeCurrent } from "./document-io.ts";
 import { clearJournal } from "./journal.ts";
 import { keepDeviceCopy } from "./load-workflow.ts";
@@ -143,6 +144,7 @@ export async function saveWorkflow(
       // one workflow, so the library and the recent list show it once.
       if (state.location === "local" && state.workflowId && !options.asCopy) {
         await (await local()).workflows.delete(state.workflowId);
+        await forgetDeviceVersions(state.workflowId);
         usePreferences.getState().forgetRecent(state.workflowId);
       }
       finishSave(documents, {
@@ -159,12 +161,15 @@ export async function saveWorkflow(
         state.location === "local" && state.workflowId
           ? state.workflowId
           : `local-${crypto.randomUUID()}`;
+      const saved = { ...data, metadata: { ...data.metadata, id } };
       await (await local()).workflows.put({
         id,
         name: state.name,
-        data: { ...data, metadata: { ...data.metadata, id } },
+        data: saved,
         updatedAt: Date.now(),
       });
+      // Every save on the device is a version of it too.
+      await recordSnapshot(id, saved, { saved: true });
       progress(90);
       finishSave(documents, { workflowId: id, location: "local" });
     }

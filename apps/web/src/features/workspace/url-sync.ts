@@ -11,7 +11,7 @@ import { useWorkspace } from "./store.ts";
  */
 
 /** Workflow ids of this device start so (persistence's `locationOf`); the address omits it. */
-const LOCAL_PREFIX = "local-";
+export const LOCAL_PREFIX = "local-";
 
 /** The address patterns of a workflow: the app's route table sends them to the editor. */
 export const WORKFLOW_PATTERNS = { cloud: "/w/:id", local: "/local/:id" } as const;
