@@ -74,4 +74,68 @@ describe("the workflow list: pages, search and order (GET /api/workflows)", () =
     const bad = await alice.json<{ error: string }>("GET", "/api/workflows?sort=size");
     expect(bad.status).toBe(400);
   });
+
+  it("shows each workflow's canvas thumbnail, taken from its saved data on every kind of save", async () => {
+    const png = (mark: number) =>
+      `data:image/png;base64,${Buffer.from([0x89, 0x50, 0x4e, 0x47, 13, 10, 26, 10, 0, 0, 0, mark]).toString("base64")}`;
+    const withThumbnail = (thumbnail: string) => {
+      const data = makeWorkflow("Pictured");
+      return { ...data, metadata: { ...data.metadata, thumbnail } };
+    };
+    const thumbnailOf = async (id: string) =>
+      (await list("?q=Pictured")).workflows.find((row) => row.id === id) as unknown as {
+        thumbnail_url: string | null;
+      };
+    const created = await alice.json<{ workflow: { id: string; updated_at: string } }>(
+      "POST",
+      "/api/workflows",
+      { name: "Pictured", data: withThumbnail(png(1)) },
+    );
+    const { id } = created.body.workflow;
+    expect((await thumbnailOf(id)).thumbnail_url).toBe(png(1));
+
+    const put = await alice.json<{ workflow: { updated_at: string } }>(
+      "PUT",
+      `/api/workflows/${id}`,
+      {
+        name: "Pictured",
+        data: withThumbnail(png(2)),
+        basedOn: created.body.workflow.updated_at,
+      },
+    );
+    expect(put.status).toBe(200);
+    expect((await thumbnailOf(id)).thumbnail_url).toBe(png(2));
+
+    const { nodes: _nodes, edges: _edges, ...head } = withThumbnail(png(3));
+    const patched = await alice.json("PATCH", `/api/workflows/${id}`, {
+      name: "Pictured",
+      basedOn: put.body.workflow.updated_at,
+      data: head,
+      nodes: [],
+      removed: [],
+    });
+    expect(patched.status).toBe(200);
+    expect((await thumbnailOf(id)).thumbnail_url).toBe(png(3));
+
+    // An address or a lying picture is never kept: the row keeps the one it has.
+    const current = await alice.json<{ workflow: { updated_at: string } }>(
+      "GET",
+      `/api/workflows/${id}`,
+    );
+    const lying = `data:image/webp;base64,${Buffer.from("<svg onload=alert(1)>").toString("base64")}`;
+    const kept = await alice.json("PUT", `/api/workflows/${id}`, {
+      name: "Pictured",
+      data: withThumbnail(lying),
+      basedOn: current.body.workflow.updated_at,
+    });
+    expect(kept.status).toBe(200);
+    expect((await thumbnailOf(id)).thumbnail_url).toBe(png(3));
+    const refused = await alice.json<{ error: string }>("POST", "/api/workflows", {
+      name: "Pictured",
+      data: makeWorkflow("Pictured"),
+      thumbnailUrl: "https://evil.example/track.png",
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toContain("A thumbnail must be a small PNG, WebP or JPEG data URL");
+  });
 });

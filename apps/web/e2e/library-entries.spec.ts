@@ -20,6 +20,11 @@ test("the library lists each workflow once with where it lives, searches, sorts,
   await page.getByRole("tab", { name: "Library" }).click();
   const all = page.getByRole("region", { name: "All workflows" });
   await expect(all.getByRole("button", { name: /^Draft/ })).toContainText("This device");
+  // Each row shows the canvas as it was saved.
+  const picture = /^data:image\/(webp|png|jpeg);base64,/;
+  await expect(
+    all.getByRole("button", { name: /^Draft/ }).locator("img.entry-thumb"),
+  ).toHaveAttribute("src", picture);
 
   // Signed in, the same workflow saved to the account is still one entry: in the cloud and
   // on this device, in sync.
@@ -33,6 +38,9 @@ test("the library lists each workflow once with where it lives, searches, sorts,
     "Cloud · this device · in sync",
   );
   await expect(
+    all.getByRole("button", { name: /^Draft/ }).locator("img.entry-thumb"),
+  ).toHaveAttribute("src", picture);
+  await expect(
     page.getByRole("region", { name: "Recent workflows" }).getByRole("button", { name: /^Draft/ }),
   ).toHaveCount(1);
 
@@ -43,6 +51,7 @@ test("the library lists each workflow once with where it lives, searches, sorts,
   await saveNamed(page, LONG);
   await page.getByRole("tab", { name: "Library" }).click();
   await expect(all.getByRole("listitem")).toHaveCount(2);
+  await canvas.shot("library-thumbnails");
   await all.getByRole("searchbox", { name: "Search workflows" }).fill("draf");
   await expect(all.getByRole("listitem")).toHaveCount(1);
   await expect(all.getByRole("listitem")).toContainText("Draft");

@@ -1,5 +1,6 @@
 import {
   DELTA_SAVE_LIMITS,
+  rowThumbnail,
   WORKFLOW_ERRORS,
   type WorkflowSaveResponse,
   zCreateWorkflowRequest,
@@ -79,7 +80,10 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
     });
     checkWorkflowData(dataOf(request.body));
     const body = zCreateWorkflowRequest.parse(request.body ?? {});
-    const { row, data } = await createWorkflow(db, user.id, body);
+    const { row, data } = await createWorkflow(db, user.id, {
+      ...body,
+      thumbnailUrl: rowThumbnail(body),
+    });
     return reply.code(201).send({ workflow: presentWorkflow(row, data, user.id) });
   });
 
@@ -111,8 +115,9 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
     const { data, ...fields } = zSaveWorkflowRequest.parse(request.body ?? {});
     const parts = partsOf(data, id);
     const author = { authorId: user.id };
+    const thumbnailUrl = rowThumbnail({ ...fields, data });
     return saveAnswer(
-      await saveWorkflow(db, workflow.userId, id, { ...fields, parts, author }),
+      await saveWorkflow(db, workflow.userId, id, { ...fields, thumbnailUrl, parts, author }),
       user.id,
     );
   });
@@ -123,7 +128,8 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
     const { user, workflow } = await savable(request, id);
     const body = zDeltaSaveRequest.parse(request.body ?? {});
     const author = { authorId: user.id };
-    return saveAnswer(await deltaSave(db, workflow.userId, id, body, author), user.id);
+    const fields = { ...body, thumbnailUrl: rowThumbnail(body) };
+    return saveAnswer(await deltaSave(db, workflow.userId, id, fields, author), user.id);
   });
 
   // Batch saving (SPEC §9, over 2 MB): stage node batches, then commit them in one save.

@@ -10,6 +10,7 @@ export * from "./quotas.ts";
 export * from "./runs.ts";
 export * from "./shares.ts";
 export * from "./signup.ts";
+export * from "./thumbnails.ts";
 export * from "./tokens.ts";
 export * from "./versions.ts";
 export * from "./workflows.ts";

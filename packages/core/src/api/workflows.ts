@@ -3,6 +3,7 @@ import { LIMITS } from "../limits.ts";
 import { zSavedEdge, zSavedNode, zSavedWorkflow } from "../schema/workflow.ts";
 import { zId } from "./common.ts";
 import { DELTA_SAVE_LIMITS } from "./constants.ts";
+import { zThumbnailUrl } from "./thumbnails.ts";
 
 /** A workflow row as the API returns it (SPEC §3, table workflows). */
 export const zWorkflowRow = z.object({
@@ -54,7 +55,7 @@ export const zCreateWorkflowRequest = z.object({
   data: zSavedWorkflow,
   folderId: zId.nullable().optional(),
   isPublic: z.boolean().optional(),
-  thumbnailUrl: z.string().nullable().optional(),
+  thumbnailUrl: zThumbnailUrl.nullable().optional(),
   mediaRefs: z.array(z.string()).optional(),
 });
 
@@ -98,7 +99,7 @@ export const zDeltaSaveRequest = z.strictObject({
   name: z.string().min(1).max(200),
   description: z.string().max(10_000).optional(),
   isPublic: z.boolean().optional(),
-  thumbnailUrl: z.string().nullable().optional(),
+  thumbnailUrl: zThumbnailUrl.nullable().optional(),
   mediaRefs: z.array(z.string()).optional(),
   basedOn: z.string(),
   data: zSavedWorkflowHead,

@@ -1,4 +1,4 @@
-import { zCommitSaveRequest, zSaveBatchRequest } from "@atelier/core";
+import { rowThumbnail, zCommitSaveRequest, zSaveBatchRequest } from "@atelier/core";
 import type { AppDb } from "../../db/client.ts";
 import type { BlobStore } from "../../storage/blob-store.ts";
 import { type SaveResult, saveWorkflow } from "./full-save.ts";
@@ -63,6 +63,7 @@ export class StagedSaves {
     const { nodes: _none, ...parts } = partsOf(data, ids.workflowId);
     const saved = await saveWorkflow(this.db, ownerId, ids.workflowId, {
       ...fields,
+      thumbnailUrl: rowThumbnail({ ...fields, data }),
       parts: { ...parts, nodes },
       author: { authorId: ids.userId },
     });

@@ -15,6 +15,11 @@ export interface LibraryEntry {
   where?: Whereabouts;
   /** With `where: "both"`: whether this device's copy is as new as the account's. */
   inSync?: boolean;
+  /**
+   * A picture of its canvas, drawn when it was saved (unchecked: the row checks it); null
+   * when it has none, absent where lists show none (recent).
+   */
+  thumbnail?: string | null | undefined;
 }
 
 /** What the library asks for: a search, an order, a page. */
@@ -80,6 +85,7 @@ export async function listAllWorkflows(
         name: workflow.name,
         when: workflow.updatedAt,
         where: "device",
+        thumbnail: workflow.data?.metadata.thumbnail ?? null,
       }),
     );
   if (!signedIn)
@@ -94,9 +100,10 @@ export async function listAllWorkflows(
   const cloud = page.workflows.map((workflow): LibraryEntry => {
     const when = Date.parse(workflow.updated_at);
     const copy = copies.get(workflow.id);
+    const entry = { id: workflow.id, name: workflow.name, when, thumbnail: workflow.thumbnail_url };
     return copy === undefined
-      ? { id: workflow.id, name: workflow.name, when, where: "cloud" }
-      : { id: workflow.id, name: workflow.name, when, where: "both", inSync: copy >= when };
+      ? { ...entry, where: "cloud" }
+      : { ...entry, where: "both", inSync: copy >= when };
   });
   // The device's own workflows come with the first page.
   const entries = query.offset ? cloud : ordered([...cloud, ...deviceOnly], query.sort);

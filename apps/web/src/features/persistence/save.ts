@@ -25,6 +25,7 @@ import { forgetDeviceVersions, recordSnapshot } from "./device-versions.ts";
 import { LAST_WORKFLOW_KEY, local, serializeCurrent } from "./document-io.ts";
 import { clearJournal } from "./journal.ts";
 import { keepDeviceCopy } from "./load-workflow.ts";
+import { withThumbnail } from "./thumbnail.ts";
 
 /*
  * Saving and exporting: loaded with the first save (or when the browser is idle, for
@@ -55,10 +56,12 @@ const finishSave = (documents: DocumentStore, patch: SavedWorkflowPatch) => {
 
 const progress = (value: number) => saveProgress(value);
 
-/** The document in saved form, or null (reported) when it is over SPEC's 10 MB. */
+/** The document in saved form with its thumbnail, or null (reported) when over SPEC's 10 MB. */
 const serializeChecked = async (documents: DocumentStore) => {
-  savedGraph = { nodes: documents.getState().nodes, edges: documents.getState().edges };
-  const data = await serializeCurrent(documents);
+  const { nodes, edges } = documents.getState();
+  savedGraph = { nodes, edges };
+  // The library's picture of the canvas goes with the data (metadata.thumbnail).
+  const data = withThumbnail(await serializeCurrent(documents), nodes, edges);
   const bytes = utf8ByteLength(JSON.stringify(data));
   const tooLarge = workflowTooLargeMessage(bytes);
   if (!tooLarge) return { data, bytes };
