@@ -28,7 +28,7 @@ describe("the route table (app/routes.ts)", () => {
     expect(matchRoute("/").route.loading).toBe("Loading the canvas…");
   });
 
-  it("sends a cloud workflow's address with ?v= to the version page, with the version", () => {
+  it("sends a workflow's address with ?v= to the version page, with the version", () => {
     const version = matchRoute("/w/0b6f4c1e", ROUTES, "?v=3");
     expect(version.route.page).not.toBe(editor);
     expect(version.route.loading).toBe("Opening the version…");
@@ -36,7 +36,11 @@ describe("the route table (app/routes.ts)", () => {
     // Other queries (and an empty v) leave the editor in charge.
     expect(matchRoute("/w/0b6f4c1e", ROUTES, "?debug=renders").route.page).toBe(editor);
     expect(matchRoute("/w/0b6f4c1e", ROUTES, "?v=").route.page).toBe(editor);
-    expect(matchRoute("/local/5d1a", ROUTES, "?v=3").route.page).toBe(editor);
+    // A device workflow's versions open on the same page, its id without the prefix.
+    const onDevice = matchRoute("/local/5d1a", ROUTES, "?v=3");
+    expect(onDevice.route.page).toBe(version.route.page);
+    expect(onDevice.params).toEqual({ localId: "5d1a", v: "3" });
+    expect(matchRoute("/local/5d1a", ROUTES, "?v=").route.page).toBe(editor);
   });
 
   it("sends the sign-in return to its page", () => {

@@ -41,11 +41,6 @@ const VersionPage = lazy(() =>
     default: module.VersionPage,
   })),
 );
-const DeviceVersionPage = lazy(() =>
-  import("../features/history/VersionPage.tsx").then((module) => ({
-    default: module.DeviceVersionPage,
-  })),
-);
 const PageNotFound = lazy(() =>
   import("./PageNotFound.tsx").then((module) => ({ default: module.PageNotFound })),
 );
@@ -58,7 +53,7 @@ export const ROUTES: readonly Route[] = [
   { pattern: "/w/:id", query: "v", page: VersionPage, loading: "Opening the version…" },
   { pattern: "/w/:id", ...canvas },
   // A version of a workflow kept on this device, read-only.
-  { pattern: "/local/:id", query: "v", page: DeviceVersionPage, loading: "Opening the version…" },
+  { pattern: "/local/:localId", query: "v", page: VersionPage, loading: "Opening the version…" },
   { pattern: "/local/:id", ...canvas },
   // A share link: the canvas (view, edit) or the workflow's app (run).
   { pattern: "/s/:token", page: SharedLinkPage, loading: "Opening the shared link…" },

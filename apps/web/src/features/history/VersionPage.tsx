@@ -156,7 +156,8 @@ function VersionView({
  * current version outlined, and a way to restore it.
  */
 export function VersionPage({ params }: { params: Readonly<Record<string, string>> }) {
-  const workflowId = params.id ?? "";
+  // `/w/:id?v=N` in the cloud, `/local/:localId?v=N` on this device (the id without its prefix).
+  const workflowId = params.localId ? `${LOCAL_PREFIX}${params.localId}` : (params.id ?? "");
   const version = Number(params.v);
   const store = useMemo(() => createDocumentStore(), []);
   const runner = useMemo(() => createLazyRunner(store, {}), [store]);
@@ -188,9 +189,4 @@ export function VersionPage({ params }: { params: Readonly<Record<string, string
       </RunnerProvider>
     </DocumentProvider>
   );
-}
-
-/** `/local/:id?v=N`: a version of a workflow kept on this device (its id has the prefix). */
-export function DeviceVersionPage({ params }: { params: Readonly<Record<string, string>> }) {
-  return <VersionPage params={{ ...params, id: `${LOCAL_PREFIX}${params.id ?? ""}` }} />;
 }

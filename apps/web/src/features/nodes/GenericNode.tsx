@@ -1,6 +1,7 @@
 import { getNodeDefinition } from "@atelier/core";
 import { Handle, type NodeProps, Position } from "@xyflow/react";
 import { lazy, memo, Suspense, useCallback, useContext, useEffect, useState } from "react";
+import { lazyPart } from "../../ui/lazy-part.tsx";
 import { useDocumentStore } from "../document/context.tsx";
 import { PORT_COLORS } from "../document/factory.ts";
 import type { CanvasNode } from "../document/types.ts";
@@ -14,7 +15,7 @@ import { ParamField } from "./ParamField.tsx";
 import { PortMarkers } from "./PortMarkers.tsx";
 import { countRender } from "./render-counts.ts";
 import { fieldsOf } from "./schema-fields.ts";
-import { SpecialContent, showsOwnResult } from "./special/SpecialContent.tsx";
+import { hasSpecialContent, showsOwnResult } from "./special/special-types.ts";
 
 // Outputs, their viewers and the URL allow-list load with the first node that has a result:
 // an empty canvas's first paint does not carry them (bench F1).
@@ -24,6 +25,10 @@ const MediaPreview = lazy(() =>
 
 // "How it was made" (provenance read from the result's file) loads with the first result too.
 const ProvenancePanel = lazy(() => import("../runs/ProvenancePanel.tsx"));
+// Galleries, notes, previews, references: loaded with the first node that has one.
+const SpecialContent = lazyPart(() =>
+  import("./special/SpecialContent.tsx").then((module) => module.SpecialContent),
+);
 // Stepping through results needs two of them.
 const ResultHistory = lazy(() =>
   import("../runs/ResultHistory.tsx").then((module) => ({ default: module.ResultHistory })),
@@ -172,7 +177,7 @@ export const GenericNode = memo(function GenericNode({
           ) : null}
         </div>
       ) : null}
-      <SpecialContent id={id} type={type} data={data} />
+      {hasSpecialContent(type) ? <SpecialContent id={id} type={type} data={data} /> : null}
       {showsOwnResult(type) ? null : (
         <section className="node-output" aria-label="Output">
           {data.outputs && Object.keys(data.outputs).length > 0 ? (

@@ -2,6 +2,7 @@ import { lazy, memo, type ReactNode, Suspense } from "react";
 import type { CanvasNodeData } from "../../document/types.ts";
 import type { AutomationData } from "../../runs/automation.ts";
 import { MarkdownView } from "./MarkdownView.tsx";
+import { PREVIEWED } from "./special-types.ts";
 
 // Each kind of special content loads when such a node is first drawn (DESIGN §7).
 const AutomationPanel = lazy(() =>
@@ -17,22 +18,6 @@ const MarkdownViewer = lazy(() =>
 // three.js only loads when a scene composer is on the canvas.
 const SceneComposer = lazy(() => import("./scene/SceneComposer.tsx"));
 const ProcessingPreview = lazy(() => import("./processing/ProcessingPreview.tsx"));
-/** Processing nodes with a live preview in the browser (the server runs the same operation). */
-const PREVIEWED = new Set(["crop", "resize", "levels", "reframe"]);
-
-/** Types whose special content is their result, so the generic output section is left out. */
-const OWN_RESULT = new Set([
-  "container",
-  "video-container",
-  "3d-container",
-  "audio-container",
-  "image-automation",
-  "notepad",
-  "annotation",
-  "markdown-viewer",
-  "character-reference",
-]);
-export const showsOwnResult = (type: string) => OWN_RESULT.has(type);
 
 const ARROWS: Record<string, string> = { left: "←", right: "→", up: "↑", down: "↓" };
 
