@@ -51,6 +51,13 @@ const zEnv = zGenerationEnv.extend(zLimitsEnv.shape).extend({
     .default("oidc"),
   OIDC_NAME: z.string().default("Single sign-on"),
   ADMIN_EMAILS: list,
+  /** Outgoing mail (verification, password reset): smtp://user:pass@host:587 or smtps://…:465. */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s]+$/, "must be an smtp:// or smtps:// URL")
+    .optional(),
+  /** The sender of those messages. */
+  MAIL_FROM: optionalText,
   /** Who may create an account: open (anyone), invite (an admin's invitation), closed. */
   SIGNUP: z.enum(SIGNUP_MODES).default("open"),
   /** Sign-up is limited to addresses at these domains (empty: any). */
@@ -83,6 +90,8 @@ export interface Config {
   github: OAuthClient | null;
   oidc: (OAuthClient & { issuer: string; providerId: string; name: string }) | null;
   adminEmails: string[];
+  /** Outgoing mail; null: none (an admin issues reset links instead). */
+  mail: { smtpUrl: string; from: string } | null;
   signup: SignupMode;
   /** Lower-case domains sign-up is limited to; empty: any. */
   allowedEmailDomains: string[];
@@ -203,6 +212,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           }
         : null,
     adminEmails: env.ADMIN_EMAILS.map((email) => email.toLowerCase()),
+    mail: env.SMTP_URL
+      ? {
+          smtpUrl: env.SMTP_URL,
+          from: env.MAIL_FROM ?? `Atelier <no-reply@${new URL(publicUrl).hostname}>`,
+        }
+      : null,
     signup: env.SIGNUP,
     allowedEmailDomains: env.ALLOWED_EMAIL_DOMAINS.map((domain) =>
       domain.toLowerCase().replace(/^@/, ""),

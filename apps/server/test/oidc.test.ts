@@ -63,6 +63,7 @@ describe("sign-in through a real OpenID Connect provider", () => {
     const browser = new TestClient(server.url);
     expect((await browser.json("GET", "/api/auth/providers")).body).toEqual({
       providers: [{ id: "oidc", name: "Local IdP" }],
+      passwordReset: false,
     });
   });
 

@@ -6,9 +6,14 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { AppDb } from "../db/client.ts";
 import { account, jobs, session, user, verification, workflowMediaManifest } from "../db/schema.ts";
 import type { Config } from "../env.ts";
+import { passwordResetMail, verificationMail } from "../mail/account-mail.ts";
+import { createMailer, type MailMessage } from "../mail/mailer.ts";
 import { ApiTokenUsers } from "./api-token-users.ts";
 import { SessionCache } from "./session-cache.ts";
 import { admitNewAccount } from "./signup-policy.ts";
+
+/** How long a password reset link works (seconds), mailed or issued by an admin. */
+export const RESET_LINK_TTL_S = 3600;
 
 /** Providers a user may pick, by Better Auth id, with the name users see. */
 export function configuredProviders(config: Config): Map<string, string> {
@@ -49,6 +54,16 @@ export function apiTokenUsersOf(auth: Auth): ApiTokenUsers {
 export function createAuth(config: Config, db: AppDb) {
   const secure = config.publicUrl.startsWith("https://");
   const cache = new SessionCache(config.sessionCacheTtlMs);
+  const mailer = createMailer(config.mail);
+  // A mail that cannot go out is logged, never turned into an answer that tells who has an
+  // account; the user can ask again.
+  const deliver = async (message: MailMessage) => {
+    try {
+      await mailer?.send(message);
+    } catch (error) {
+      console.error(`Could not send "${message.subject}":`, (error as Error).message);
+    }
+  };
   const auth = betterAuth({
     appName: "Atelier",
     baseURL: config.publicUrl,
@@ -63,7 +78,32 @@ export function createAuth(config: Config, db: AppDb) {
     // (200, `{ token: null, user }`, no cookie; Better Auth hashes the password either way),
     // so sign-up does not tell who has an account. The client signs in next, which succeeds
     // for a new account and says "Invalid email or password" for someone else's.
-    emailAndPassword: { enabled: true, minPasswordLength: 8, autoSignIn: false },
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: 8,
+      autoSignIn: false,
+      // Reset links by mail (SMTP_URL); without mail an admin issues them (routes/admin.ts).
+      ...(mailer
+        ? {
+            sendResetPassword: ({ user: to, url }: { user: { email: string }; url: string }) =>
+              deliver(passwordResetMail(to.email, url)),
+          }
+        : {}),
+      resetPasswordTokenExpiresIn: RESET_LINK_TTL_S,
+      revokeSessionsOnPasswordReset: true,
+    },
+    // With mail, every new account is sent a verification link; a verified ADMIN_EMAILS
+    // address becomes an admin then.
+    ...(mailer
+      ? {
+          emailVerification: {
+            sendOnSignUp: true,
+            sendVerificationEmail: ({ user: to, url }: { user: { email: string }; url: string }) =>
+              deliver(verificationMail(to.email, url)),
+            afterEmailVerification: async () => promoteAdmins(db, config.adminEmails),
+          },
+        }
+      : {}),
     socialProviders: {
       ...(config.google ? { google: { ...config.google } } : {}),
       ...(config.github ? { github: { ...config.github } } : {}),

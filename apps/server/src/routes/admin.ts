@@ -1,5 +1,12 @@
-import { type Invite, zCreateInviteRequest, zInviteParams } from "@atelier/core";
+import {
+  type Invite,
+  zAdminUserParams,
+  zAdminUserQuery,
+  zCreateInviteRequest,
+  zInviteParams,
+} from "@atelier/core";
 import type { FastifyInstance } from "fastify";
+import { issueResetLink, listAccounts } from "../commands/account-recovery.ts";
 import { createInvite, deleteInvite, type InviteRow, listInvites } from "../commands/invites.ts";
 import type { AppContext } from "../context.ts";
 import { requireUser } from "../http/session.ts";
@@ -19,7 +26,7 @@ function presentInvite(row: InviteRow): Invite {
   };
 }
 
-/** What only admins do: invitations to sign up (SIGNUP=invite). */
+/** What only admins do: invitations to sign up (SIGNUP=invite), accounts, reset links. */
 export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
   const db = ctx.database.db;
 
@@ -42,5 +49,20 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
     const { id } = zInviteParams.parse(request.params);
     await deleteInvite(db, id);
     return { success: true };
+  });
+
+  app.get("/api/admin/users", async (request) => {
+    const user = await requireUser(ctx.auth, request);
+    await assertIsAdmin(db, user);
+    const { q } = zAdminUserQuery.parse(request.query ?? {});
+    return { users: await listAccounts(db, q) };
+  });
+
+  // A one-time link that sets a new password: handed over by the admin, never mailed here.
+  app.post("/api/admin/users/:id/reset-link", async (request, reply) => {
+    const user = await requireUser(ctx.auth, request);
+    await assertIsAdmin(db, user);
+    const { id } = zAdminUserParams.parse(request.params);
+    return reply.code(201).send(await issueResetLink(db, id, ctx.config.publicUrl));
   });
 }

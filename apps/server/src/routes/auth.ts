@@ -10,6 +10,13 @@ import { tooManyRequests } from "../http/limits.ts";
 import { requireUser } from "../http/session.ts";
 import { assertMaySignUp, isAdmin } from "../policy/access.ts";
 
+/** Without SMTP_URL, what asks the server to send a mail is refused in these words. */
+export const NO_MAIL = "This server does not send mail: ask an admin for a password reset link";
+const MAILING_PATHS = new Set([
+  "/api/auth/request-password-reset",
+  "/api/auth/send-verification-email",
+]);
+
 /** SPEC §8's refusal for a provider that is not set up, naming the provider. */
 export const providerNotConfigured = (name: string) =>
   `${name} sign-in is not configured. Please use email/password sign-in.`;
@@ -53,9 +60,11 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
     return { isAdmin: await isAdmin(ctx.database.db, signedIn) };
   });
 
-  // The sign-in choices the browser may offer (public: no account data).
+  // The sign-in choices the browser may offer (public: no account data), and whether a
+  // forgotten password can be reset by mail here.
   app.get("/api/auth/providers", async () => ({
     providers: [...configuredProviders(ctx.config)].map(([id, name]) => ({ id, name })),
+    passwordReset: ctx.config.mail !== null,
   }));
 
   await app.register(async (scope) => {
@@ -92,6 +101,9 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
           throw error;
         }
       }
+      if (!ctx.config.mail && MAILING_PATHS.has(path)) {
+        return reply.code(400).send({ error: NO_MAIL, message: NO_MAIL });
+      }
       if (request.method === "POST" && path === "/api/auth/sign-in/social") {
         const provider = readProvider(request.body as Buffer | undefined);
         if (provider !== null && !providers.has(provider)) {
@@ -121,6 +133,10 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
     };
     scope.post("/api/auth/sign-in/*", limited, forward);
     scope.post("/api/auth/sign-up/*", limited, forward);
+    // Each of these sends a mail: the same limit keeps the server from mailing anyone in bulk.
+    scope.post("/api/auth/request-password-reset", limited, forward);
+    scope.post("/api/auth/send-verification-email", limited, forward);
+    scope.post("/api/auth/reset-password", limited, forward);
     scope.route({ method: ["GET", "POST"], url: "/api/auth/*", handler: forward });
   });
 }

@@ -32,6 +32,9 @@ export function probesFor(ids: {
     "GET /api/auth/providers": [{ method: "GET", path: "/api/auth/providers", expect: [200] }],
     "POST /api/auth/sign-in/*": [],
     "POST /api/auth/sign-up/*": [],
+    "POST /api/auth/request-password-reset": [],
+    "POST /api/auth/send-verification-email": [],
+    "POST /api/auth/reset-password": [],
     "GET /api/auth/*": [],
     "POST /api/auth/*": [],
     "GET /api/folders": [{ method: "GET", path: "/api/folders", expect: [200] }],
@@ -303,6 +306,10 @@ export function probesFor(ids: {
       { method: "POST", path: "/api/admin/invites", body: {}, expect: [403] },
     ],
     "GET /api/admin/invites": [{ method: "GET", path: "/api/admin/invites", expect: [403] }],
+    "GET /api/admin/users": [{ method: "GET", path: "/api/admin/users", expect: [403] }],
+    "POST /api/admin/users/:id/reset-link": [
+      { method: "POST", path: "/api/admin/users/x/reset-link", body: {}, expect: [403] },
+    ],
     "DELETE /api/admin/invites/:id": [
       { method: "DELETE", path: "/api/admin/invites/x", expect: [403] },
     ],

@@ -135,4 +135,18 @@ export const SHARING_ROUTES: Record<string, Entry> = {
     anonymous: 401,
     probe: () => ({ path: "/api/admin/invites/no-such-invite" }),
   },
+  "GET /api/admin/users": {
+    writes: false,
+    owner: 403,
+    other: 403,
+    anonymous: 401,
+    probe: () => ({ path: "/api/admin/users" }),
+  },
+  "POST /api/admin/users/:id/reset-link": {
+    writes: true,
+    owner: 403,
+    other: 403,
+    anonymous: 401,
+    probe: () => ({ path: "/api/admin/users/no-such-user/reset-link", json: {} }),
+  },
 };

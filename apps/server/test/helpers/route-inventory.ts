@@ -72,6 +72,37 @@ export const INVENTORY: Record<string, Entry> = {
       json: { email: `new-${unique()}@example.com`, password: "correct horse battery", name: "N" },
     }),
   },
+  // The mailing endpoints: this server has no SMTP_URL, so they say so (mail.test.ts sends).
+  "POST /api/auth/request-password-reset": {
+    writes: true,
+    owner: 400,
+    other: 400,
+    anonymous: 400,
+    probe: () => ({
+      path: "/api/auth/request-password-reset",
+      json: { email: "alice@example.com" },
+    }),
+  },
+  "POST /api/auth/send-verification-email": {
+    writes: true,
+    owner: 400,
+    other: 400,
+    anonymous: 400,
+    probe: () => ({
+      path: "/api/auth/send-verification-email",
+      json: { email: "alice@example.com" },
+    }),
+  },
+  "POST /api/auth/reset-password": {
+    writes: true,
+    owner: 400,
+    other: 400,
+    anonymous: 400,
+    probe: () => ({
+      path: "/api/auth/reset-password",
+      json: { token: "not-a-token", newPassword: "another horse battery" },
+    }),
+  },
   // Better Auth's own GET endpoints (session, OAuth callbacks): reads or top-level navigations.
   "GET /api/auth/*": {
     writes: false,

@@ -1,3 +1,4 @@
+export * from "./admin-users.ts";
 export * from "./apps.ts";
 export * from "./common.ts";
 export * from "./constants.ts";

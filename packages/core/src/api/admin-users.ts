@@ -1,0 +1,24 @@
+import { z } from "zod";
+
+/** An account as an admin sees it (GET /api/admin/users). */
+export const zAdminUser = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  emailVerified: z.boolean(),
+  isAdmin: z.boolean(),
+  createdAt: z.string(),
+});
+export type AdminUser = z.infer<typeof zAdminUser>;
+
+/** GET /api/admin/users?q= — accounts (not anonymous sessions), newest first, 100 at most. */
+export const zAdminUserQuery = z.object({ q: z.string().trim().max(320).optional() });
+export const zAdminUserListResponse = z.object({ users: z.array(zAdminUser) });
+export const zAdminUserParams = z.object({ id: z.string().min(1).max(200) });
+
+/** POST /api/admin/users/:id/reset-link — a one-time link that sets a new password. */
+export const zResetLinkResponse = z.object({ url: z.string(), expiresAt: z.string() });
+export type ResetLinkResponse = z.infer<typeof zResetLinkResponse>;
+
+/** The page a reset link opens (the mailed one redirects there too). */
+export const RESET_PASSWORD_PATH = "/reset-password";
