@@ -95,9 +95,9 @@ export async function buildApp(
       wildcard: false,
     });
   }
-  // Client-side routes (apps/web/src/app/routes.ts: /, /w/:id, /local/:id, /auth/callback, and
-  // the share and app pages /s/:token, /a/:slug) get the app shell; unknown API paths are
-  // 404 JSON.
+  // Client-side routes (apps/web/src/app/routes.ts: /, /w/:id, /local/:id, /auth/callback,
+  // /reset-password, and the share and app pages /s/:token, /a/:slug) get the app shell;
+  // unknown API paths are 404 JSON.
   app.setNotFoundHandler((request, reply) => {
     if (serveShell && request.method === "GET" && !request.url.startsWith("/api/")) {
       return reply.sendFile("index.html");

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig } from "@playwright/test";
+import { E2E_ADMIN_EMAIL, MAIL_HTTP_PORT, MAIL_SMTP_PORT } from "./mail.ts";
 
 // Debian's Chromium, never a downloaded one (the machines cannot download browsers).
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -12,6 +13,7 @@ if (!existsSync(chromium)) {
 }
 
 const port = Number(process.env.E2E_PORT ?? 4173);
+
 const dataDir = mkdtempSync(join(tmpdir(), "atelier-e2e-"));
 
 export default defineConfig({
@@ -43,28 +45,40 @@ export default defineConfig({
     },
     trace: "retain-on-failure",
   },
-  webServer: {
-    // The real server, serving the production build of the web app (npm run build first).
-    command: "node --import tsx ../../server/src/entrypoints/all-in-one.ts",
-    url: `http://127.0.0.1:${port}/api/health`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    env: {
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: "warn",
-      // Every spec signs up from 127.0.0.1 within minutes: the per-address limits are the
-      // server suite's to test (abuse-limits-*.test.ts), not something a spec should trip.
-      RATE_LIMIT_SIGN_IN_PER_MINUTE: "1000",
-      RATE_LIMIT_GENERATIONS_PER_MINUTE: "1000",
-      RATE_LIMIT_ANONYMOUS_GENERATIONS_PER_MINUTE: "1000",
-      ANONYMOUS_GENERATIONS_PER_MINUTE: "1000",
-      CONCURRENT_JOBS_PER_USER: "1000",
-      CONCURRENT_JOBS_PER_ANONYMOUS: "1000",
-      // A build elsewhere than apps/web/dist (E2E_WEB_ROOT), so runs can go side by side.
-      ...(process.env.E2E_WEB_ROOT ? { WEB_ROOT: process.env.E2E_WEB_ROOT } : {}),
+  webServer: [
+    // A real SMTP server on loopback catches the account mail (e2e/mail.ts).
+    {
+      command: "node --import tsx ../../server/test/helpers/mail-catcher.ts",
+      url: `http://127.0.0.1:${MAIL_HTTP_PORT}/messages`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: { MAIL_SMTP_PORT: String(MAIL_SMTP_PORT), MAIL_HTTP_PORT: String(MAIL_HTTP_PORT) },
     },
-  },
+    {
+      // The real server, serving the production build of the web app (npm run build first).
+      command: "node --import tsx ../../server/src/entrypoints/all-in-one.ts",
+      url: `http://127.0.0.1:${port}/api/health`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: {
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        DATA_DIR: dataDir,
+        LOG_LEVEL: "warn",
+        SMTP_URL: `smtp://127.0.0.1:${MAIL_SMTP_PORT}`,
+        ADMIN_EMAILS: E2E_ADMIN_EMAIL,
+        // Every spec signs up from 127.0.0.1 within minutes: the per-address limits are the
+        // server suite's to test (abuse-limits-*.test.ts), not something a spec should trip.
+        RATE_LIMIT_SIGN_IN_PER_MINUTE: "1000",
+        RATE_LIMIT_GENERATIONS_PER_MINUTE: "1000",
+        RATE_LIMIT_ANONYMOUS_GENERATIONS_PER_MINUTE: "1000",
+        ANONYMOUS_GENERATIONS_PER_MINUTE: "1000",
+        CONCURRENT_JOBS_PER_USER: "1000",
+        CONCURRENT_JOBS_PER_ANONYMOUS: "1000",
+        // A build elsewhere than apps/web/dist (E2E_WEB_ROOT), so runs can go side by side.
+        ...(process.env.E2E_WEB_ROOT ? { WEB_ROOT: process.env.E2E_WEB_ROOT } : {}),
+      },
+    },
+  ],
 });

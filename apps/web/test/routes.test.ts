@@ -1,3 +1,4 @@
+import { RESET_PASSWORD_PATH } from "@atelier/core";
 import { describe, expect, it } from "vitest";
 import { AuthCallback } from "../src/app/AuthCallback.tsx";
 import { matchRoute, NOT_FOUND, ROUTES, type Route } from "../src/app/routes.ts";
@@ -41,6 +42,12 @@ describe("the route table (app/routes.ts)", () => {
     expect(onDevice.route.page).toBe(version.route.page);
     expect(onDevice.params).toEqual({ localId: "5d1a", v: "3" });
     expect(matchRoute("/local/5d1a", ROUTES, "?v=").route.page).toBe(editor);
+  });
+
+  it("opens password reset links (core's RESET_PASSWORD_PATH) on their page", () => {
+    const reset = matchRoute(RESET_PASSWORD_PATH, ROUTES, "?token=abc");
+    expect(reset.route.pattern).toBe(RESET_PASSWORD_PATH);
+    expect(reset.route.page).not.toBe(editor);
   });
 
   it("sends the sign-in return to its page", () => {

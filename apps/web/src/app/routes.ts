@@ -41,6 +41,11 @@ const VersionPage = lazy(() =>
     default: module.VersionPage,
   })),
 );
+const ResetPasswordPage = lazy(() =>
+  import("../features/account/ResetPasswordPage.tsx").then((module) => ({
+    default: module.ResetPasswordPage,
+  })),
+);
 const PageNotFound = lazy(() =>
   import("./PageNotFound.tsx").then((module) => ({ default: module.PageNotFound })),
 );
@@ -59,6 +64,9 @@ export const ROUTES: readonly Route[] = [
   { pattern: "/s/:token", page: SharedLinkPage, loading: "Opening the shared link…" },
   // A published app's page.
   { pattern: "/a/:slug", page: AppPage, loading: "Loading the app…" },
+  // A password reset link (mailed, or issued by an admin): core's RESET_PASSWORD_PATH, written
+  // out so that the first load does not carry core's constants module (routes.test.ts).
+  { pattern: "/reset-password", page: ResetPasswordPage, loading: "Loading…" },
   // Back from the identity provider.
   { pattern: "/auth/callback", page: AuthCallback },
 ];

@@ -162,8 +162,12 @@ export const api = {
   signIn: (email: string, password: string) =>
     call<{ user: SessionUser }>("POST", "/api/auth/sign-in/email", { email, password }),
   signOut: () => call("POST", "/api/auth/sign-out", {}),
+  /** The sign-in providers offered here, and whether a forgotten password can be mailed a reset. */
   providers: () =>
-    call<{ providers: { id: string; name: string }[] }>("GET", "/api/auth/providers"),
+    call<{ providers: { id: string; name: string }[]; passwordReset?: boolean }>(
+      "GET",
+      "/api/auth/providers",
+    ),
   /** Starts an OAuth/OIDC sign-in; the provider returns the browser to {origin}/auth/callback. */
   signInWith: (provider: string) =>
     call<{ url: string }>("POST", "/api/auth/sign-in/social", {

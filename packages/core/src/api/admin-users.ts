@@ -19,6 +19,3 @@ export const zAdminUserParams = z.object({ id: z.string().min(1).max(200) });
 /** POST /api/admin/users/:id/reset-link — a one-time link that sets a new password. */
 export const zResetLinkResponse = z.object({ url: z.string(), expiresAt: z.string() });
 export type ResetLinkResponse = z.infer<typeof zResetLinkResponse>;
-
-/** The page a reset link opens (the mailed one redirects there too). */
-export const RESET_PASSWORD_PATH = "/reset-password";

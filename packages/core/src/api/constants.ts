@@ -100,3 +100,6 @@ export const SHARE_MESSAGES = {
   signInToEdit: "Sign in to edit this workflow",
   signInToRun: "Sign in to run this app",
 } as const;
+
+/** The page a password reset link opens (the mailed one redirects there too). */
+export const RESET_PASSWORD_PATH = "/reset-password";

@@ -2,20 +2,46 @@ import { type FormEvent, useEffect, useState } from "react";
 import { Modal } from "../../ui/Modal.tsx";
 import {
   providerSignInUrl,
+  requestPasswordReset,
   sessionFailureMessage,
   signIn,
-  signInProviders,
+  signInOptions,
 } from "../workspace/sign-in-actions.ts";
 
-/** Email and password: sign in, or create an account. */
+type Mode = "sign-in" | "sign-up" | "forgot";
+
+const TITLES: Record<Mode, string> = {
+  "sign-in": "Sign in",
+  "sign-up": "Create an account",
+  forgot: "Reset your password",
+};
+
+/** What a reset request says, whether or not the address has an account. */
+export const RESET_SENT =
+  "If an account has this address, a link to choose a new password is on its way. It works for an hour.";
+/** Where a forgotten password goes on a server that sends no mail. */
+export const RESET_BY_ADMIN = "Forgot your password? Ask an admin of this server for a reset link.";
+
+/** Email and password: sign in, create an account, or ask for a password reset link. */
 export function SignInDialog({ onClose }: { onClose(): void }) {
-  const [mode, setMode] = useState<"sign-in" | "sign-up">("sign-in");
+  const [mode, setMode] = useState<Mode>("sign-in");
   const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [providers, setProviders] = useState<{ id: string; name: string }[]>([]);
+  const [mailsResets, setMailsResets] = useState(false);
   useEffect(() => {
-    void signInProviders().then(setProviders);
+    void signInOptions().then((options) => {
+      setProviders(options.providers);
+      setMailsResets(options.passwordReset);
+    });
   }, []);
+
+  const switchTo = (next: Mode) => {
+    setMode(next);
+    setError(null);
+    setNotice(null);
+  };
 
   const continueWith = async (provider: string) => {
     setError(null);
@@ -34,6 +60,11 @@ export function SignInDialog({ onClose }: { onClose(): void }) {
     setBusy(true);
     setError(null);
     try {
+      if (mode === "forgot") {
+        await requestPasswordReset(email);
+        setNotice(RESET_SENT);
+        return;
+      }
       await signIn(
         email,
         password,
@@ -48,9 +79,9 @@ export function SignInDialog({ onClose }: { onClose(): void }) {
   };
 
   return (
-    <Modal label={mode === "sign-in" ? "Sign in" : "Create an account"} onClose={onClose}>
-      <h2>{mode === "sign-in" ? "Sign in" : "Create an account"}</h2>
-      {providers.length > 0 ? (
+    <Modal label={TITLES[mode]} onClose={onClose}>
+      <h2>{TITLES[mode]}</h2>
+      {providers.length > 0 && mode !== "forgot" ? (
         <div className="providers">
           {providers.map((provider) => (
             <button key={provider.id} type="button" onClick={() => void continueWith(provider.id)}>
@@ -71,16 +102,32 @@ export function SignInDialog({ onClose }: { onClose(): void }) {
           Email
           <input name="email" type="email" required autoComplete="email" />
         </label>
-        <label>
-          Password
-          <input
-            name="password"
-            type="password"
-            required
-            minLength={8}
-            autoComplete={mode === "sign-up" ? "new-password" : "current-password"}
-          />
-        </label>
+        {mode === "forgot" ? null : (
+          <label>
+            Password
+            <input
+              name="password"
+              type="password"
+              required
+              minLength={8}
+              autoComplete={mode === "sign-up" ? "new-password" : "current-password"}
+            />
+          </label>
+        )}
+        {mode === "sign-in" ? (
+          mailsResets ? (
+            <button type="button" className="link" onClick={() => switchTo("forgot")}>
+              Forgot password?
+            </button>
+          ) : (
+            <p className="muted">{RESET_BY_ADMIN}</p>
+          )
+        ) : null}
+        {notice ? (
+          <p className="form-notice" role="status">
+            {notice}
+          </p>
+        ) : null}
         {error ? (
           <p className="form-error" role="alert">
             {error}
@@ -90,12 +137,12 @@ export function SignInDialog({ onClose }: { onClose(): void }) {
           <button
             type="button"
             className="link"
-            onClick={() => setMode(mode === "sign-in" ? "sign-up" : "sign-in")}
+            onClick={() => switchTo(mode === "sign-in" ? "sign-up" : "sign-in")}
           >
             {mode === "sign-in" ? "Create an account" : "I have an account"}
           </button>
           <button type="submit" disabled={busy}>
-            {mode === "sign-in" ? "Sign in" : "Create account"}
+            {mode === "sign-in" ? "Sign in" : mode === "sign-up" ? "Create account" : "Send link"}
           </button>
         </div>
       </form>

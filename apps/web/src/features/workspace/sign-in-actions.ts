@@ -1,3 +1,4 @@
+import { accountApi } from "../../services/account-api.ts";
 import { rememberReturn } from "../../services/address-bar.ts";
 import { ApiError, api } from "../../services/api.ts";
 import { authCache } from "../../services/auth-cache.ts";
@@ -12,12 +13,31 @@ import { sessionChanged } from "./store.ts";
 export const sessionFailureMessage = (failure: unknown): string =>
   failure instanceof ApiError ? failure.message : "Could not reach the server";
 
-/** The social sign-in providers the server offers (none when it cannot say). */
-export const signInProviders = (): Promise<{ id: string; name: string }[]> =>
+/**
+ * The social sign-in providers the server offers and whether it mails password resets (none
+ * and no when it cannot say).
+ */
+export const signInOptions = (): Promise<{
+  providers: { id: string; name: string }[];
+  passwordReset: boolean;
+}> =>
   api
     .providers()
-    .then((answer) => answer.providers)
-    .catch(() => []);
+    .then((answer) => ({
+      providers: answer.providers,
+      passwordReset: answer.passwordReset === true,
+    }))
+    .catch(() => ({ providers: [], passwordReset: false }));
+
+/** Asks for a reset link by mail. */
+export const requestPasswordReset = async (email: string): Promise<void> => {
+  await accountApi.requestPasswordReset(email);
+};
+
+/** Sets a new password with a reset link's token. */
+export const resetPassword = async (token: string, password: string): Promise<void> => {
+  await accountApi.resetPassword(token, password);
+};
 
 /** Where the browser goes to sign in with a provider; it comes back to the current address. */
 export const providerSignInUrl = async (provider: string): Promise<string> => {
