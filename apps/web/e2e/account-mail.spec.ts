@@ -8,6 +8,7 @@ const NEW_PASSWORD = "staple battery horse";
 test("verification mail makes an ADMIN_EMAILS account an admin; a forgotten password is reset by mail", async ({
   page,
   request,
+  browser,
 }) => {
   const canvas = new CanvasPage(page);
   await canvas.open();
@@ -31,6 +32,35 @@ test("verification mail makes an ADMIN_EMAILS account an admin; a forgotten pass
   await page.goto(linkIn(verification));
   await expect.poll(() => new URL(page.url()).pathname).toBe("/");
   await expect(account).toHaveAttribute("title", `${E2E_ADMIN_EMAIL} (admin)`);
+
+  // The admin page, from the account menu: accounts with a one-time reset link each.
+  await account.click();
+  await page.getByRole("menuitem", { name: "Admin" }).click();
+  await expect(page.getByRole("heading", { name: "Admin", exact: true })).toBeVisible();
+  const users = page.getByRole("region", { name: "Users" });
+  await expect(users.getByRole("cell", { name: E2E_ADMIN_EMAIL })).toBeVisible();
+  await page
+    .getByRole("region", { name: "Invitations" })
+    .getByRole("button", { name: "Create invitation" })
+    .click();
+  await expect(page.getByRole("textbox", { name: "Invitation link" })).toHaveValue(
+    /\/invite\/[\w-]+$/,
+  );
+  await canvas.shot("admin-page");
+  // The invitation's link opens a sign-up page; the account is made and signed in.
+  const invitation = await page.getByRole("textbox", { name: "Invitation link" }).inputValue();
+  const guest = await browser.newContext();
+  const guestPage = await guest.newPage();
+  await guestPage.goto(invitation);
+  await expect(
+    guestPage.getByRole("heading", { name: "You are invited to Atelier" }),
+  ).toBeVisible();
+  await guestPage.getByLabel("Email").fill(`invited-${Date.now()}@example.com`);
+  await guestPage.getByLabel("Password").fill(PASSWORD);
+  await guestPage.getByRole("button", { name: "Create account" }).click();
+  await expect(guestPage.getByRole("button", { name: /^Account: invited-/ })).toBeVisible();
+  await guest.close();
+  await page.getByRole("link", { name: "Atelier" }).click();
 
   // Signed out, "Forgot password?" mails a link; it opens the reset page.
   await account.click();

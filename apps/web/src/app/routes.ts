@@ -46,6 +46,12 @@ const ResetPasswordPage = lazy(() =>
     default: module.ResetPasswordPage,
   })),
 );
+const AdminPage = lazy(() =>
+  import("../features/admin/AdminPage.tsx").then((module) => ({ default: module.AdminPage })),
+);
+const InvitePage = lazy(() =>
+  import("../features/account/InvitePage.tsx").then((module) => ({ default: module.InvitePage })),
+);
 const PageNotFound = lazy(() =>
   import("./PageNotFound.tsx").then((module) => ({ default: module.PageNotFound })),
 );
@@ -67,6 +73,10 @@ export const ROUTES: readonly Route[] = [
   // A password reset link (mailed, or issued by an admin): core's RESET_PASSWORD_PATH, written
   // out so that the first load does not carry core's constants module (routes.test.ts).
   { pattern: "/reset-password", page: ResetPasswordPage, loading: "Loading…" },
+  // An admin's invitation to sign up.
+  { pattern: "/invite/:token", page: InvitePage, loading: "Loading…" },
+  // Running the instance (admins; the server refuses anyone else).
+  { pattern: "/admin", page: AdminPage, loading: "Loading…" },
   // Back from the identity provider.
   { pattern: "/auth/callback", page: AuthCallback },
 ];

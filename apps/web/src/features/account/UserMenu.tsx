@@ -74,6 +74,11 @@ export function UserMenu({ email, isAdmin, onApiTokens, onSignOut }: Props) {
           <button type="button" role="menuitem" onClick={choose(onApiTokens)}>
             API tokens…
           </button>
+          {isAdmin ? (
+            <a role="menuitem" href="/admin">
+              Admin
+            </a>
+          ) : null}
           <button type="button" role="menuitem" onClick={choose(onSignOut)}>
             Sign out
           </button>
