@@ -38,7 +38,7 @@ test("verification mail makes an ADMIN_EMAILS account an admin; a forgotten pass
   await page.getByRole("menuitem", { name: "Admin" }).click();
   await expect(page.getByRole("heading", { name: "Admin", exact: true })).toBeVisible();
   const users = page.getByRole("region", { name: "Users" });
-  await expect(users.getByRole("cell", { name: E2E_ADMIN_EMAIL })).toBeVisible();
+  await expect(users.getByRole("cell", { name: E2E_ADMIN_EMAIL, exact: true })).toBeVisible();
   await page
     .getByRole("region", { name: "Invitations" })
     .getByRole("button", { name: "Create invitation" })
@@ -59,6 +59,15 @@ test("verification mail makes an ADMIN_EMAILS account an admin; a forgotten pass
   await guestPage.getByLabel("Password").fill(PASSWORD);
   await guestPage.getByRole("button", { name: "Create account" }).click();
   await expect(guestPage.getByRole("button", { name: /^Account: invited-/ })).toBeVisible();
+  // Disabling that account ends its session; enabling lets it back.
+  await page.reload();
+  const invitedRow = users.getByRole("row", { name: /invited-/ });
+  await invitedRow.getByRole("button", { name: /^Disable invited-/ }).click();
+  await expect(invitedRow.getByRole("button", { name: /^Enable invited-/ })).toBeVisible();
+  await guestPage.reload();
+  await expect(guestPage.getByRole("button", { name: "Sign in" })).toBeVisible();
+  await invitedRow.getByRole("button", { name: /^Enable invited-/ }).click();
+  await expect(invitedRow.getByRole("button", { name: /^Disable invited-/ })).toBeVisible();
   await guest.close();
   await page.getByRole("link", { name: "Atelier" }).click();
 

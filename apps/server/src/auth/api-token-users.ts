@@ -28,12 +28,14 @@ export class ApiTokenUsers {
         email: user.email,
         name: user.name,
         isAnonymous: user.isAnonymous,
+        disabledAt: user.disabledAt,
       })
       .from(apiTokens)
       .innerJoin(user, eq(user.id, apiTokens.userId))
       .where(eq(apiTokens.tokenHash, hashApiToken(token)))
       .limit(1);
-    if (!row) return null;
+    // A disabled account's tokens are refused like revoked ones.
+    if (!row || row.disabledAt) return null;
     const stale = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
     if (!row.lastUsedAt || row.lastUsedAt < stale) {
       // Conditional, so concurrent requests (or processes) write it once.

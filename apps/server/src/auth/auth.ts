@@ -1,5 +1,7 @@
+import { ACCOUNT_MESSAGES } from "@atelier/core";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { APIError } from "better-auth/api";
 import { anonymous } from "better-auth/plugins/anonymous";
 import { genericOAuth } from "better-auth/plugins/generic-oauth";
 import { and, eq, inArray, sql } from "drizzle-orm";
@@ -159,6 +161,13 @@ export function createAuth(config: Config, db: AppDb) {
         delete: { after: async (removed) => cache.forgetUser(removed.id) },
       },
       session: {
+        // A disabled account (routes/admin.ts) gets no new session, whichever way it signs in.
+        create: {
+          before: async (candidate) => {
+            if (await isDisabled(db, candidate.userId))
+              throw new APIError("FORBIDDEN", { message: ACCOUNT_MESSAGES.disabled });
+          },
+        },
         delete: { after: async (removed) => cache.forgetToken(removed.token) },
       },
     },
@@ -186,6 +195,15 @@ export async function promoteAdmins(db: AppDb, emails: readonly string[]): Promi
     .update(user)
     .set({ isAdmin: true })
     .where(and(inArray(sql`lower(${user.email})`, [...emails]), eq(user.emailVerified, true)));
+}
+
+/** Whether an admin disabled the account. */
+export async function isDisabled(db: AppDb, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ disabledAt: user.disabledAt })
+    .from(user)
+    .where(eq(user.id, userId));
+  return Boolean(row?.disabledAt);
 }
 
 /** The user's admin flag, read each time so a demotion takes effect at once. */

@@ -39,6 +39,8 @@ export const user = pgTable("user", {
   isAdmin: boolean("is_admin").notNull().default(false),
   /** A browser that runs generations before signing up (Better Auth's anonymous plugin). */
   isAnonymous: boolean("is_anonymous").default(false),
+  /** Set by an admin: the account cannot sign in, and its sessions and API tokens stop working. */
+  disabledAt: timestamp("disabled_at", { withTimezone: true, mode: "date" }),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

@@ -4,9 +4,12 @@ import {
   zAdminUserQuery,
   zCreateInviteRequest,
   zInviteParams,
+  zUpdateAccountRequest,
 } from "@atelier/core";
 import type { FastifyInstance } from "fastify";
-import { issueResetLink, listAccounts } from "../commands/account-recovery.ts";
+import { sessionCacheOf } from "../auth/auth.ts";
+import { listAccounts, setAccountDisabled } from "../commands/account-admin.ts";
+import { issueResetLink } from "../commands/account-recovery.ts";
 import { createInvite, deleteInvite, type InviteRow, listInvites } from "../commands/invites.ts";
 import type { AppContext } from "../context.ts";
 import { requireUser } from "../http/session.ts";
@@ -56,6 +59,18 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
     await assertIsAdmin(db, user);
     const { q } = zAdminUserQuery.parse(request.query ?? {});
     return { users: await listAccounts(db, q) };
+  });
+
+  // Disable (sign-in, sessions and API tokens refused) or enable an account.
+  app.patch("/api/admin/users/:id", async (request) => {
+    const admin = await requireUser(ctx.auth, request);
+    await assertIsAdmin(db, admin);
+    const { id } = zAdminUserParams.parse(request.params);
+    const { disabled } = zUpdateAccountRequest.parse(request.body ?? {});
+    const updated = await setAccountDisabled(db, admin.id, id, disabled);
+    // This process's validated sessions of the account go at once (others' within their TTL).
+    sessionCacheOf(ctx.auth).forgetUser(id);
+    return { user: updated };
   });
 
   // A one-time link that sets a new password: handed over by the admin, never mailed here.

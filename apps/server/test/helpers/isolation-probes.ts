@@ -307,6 +307,9 @@ export function probesFor(ids: {
     ],
     "GET /api/admin/invites": [{ method: "GET", path: "/api/admin/invites", expect: [403] }],
     "GET /api/admin/users": [{ method: "GET", path: "/api/admin/users", expect: [403] }],
+    "PATCH /api/admin/users/:id": [
+      { method: "PATCH", path: "/api/admin/users/x", body: { disabled: true }, expect: [403] },
+    ],
     "POST /api/admin/users/:id/reset-link": [
       { method: "POST", path: "/api/admin/users/x/reset-link", body: {}, expect: [403] },
     ],

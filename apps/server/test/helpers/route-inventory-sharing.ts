@@ -142,6 +142,13 @@ export const SHARING_ROUTES: Record<string, Entry> = {
     anonymous: 401,
     probe: () => ({ path: "/api/admin/users" }),
   },
+  "PATCH /api/admin/users/:id": {
+    writes: true,
+    owner: 403,
+    other: 403,
+    anonymous: 401,
+    probe: () => ({ path: "/api/admin/users/no-such-user", json: { disabled: true } }),
+  },
   "POST /api/admin/users/:id/reset-link": {
     writes: true,
     owner: 403,

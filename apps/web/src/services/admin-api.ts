@@ -8,6 +8,10 @@ export const adminApi = {
       "GET",
       `/api/admin/users${q ? `?q=${encodeURIComponent(q)}` : ""}`,
     ),
+  setDisabled: (userId: string, disabled: boolean) =>
+    call<{ user: AdminUser }>("PATCH", `/api/admin/users/${encodeURIComponent(userId)}`, {
+      disabled,
+    }),
   resetLink: (userId: string) =>
     call<ResetLinkResponse>(
       "POST",

@@ -62,6 +62,8 @@ import {
   zShareResponse,
   zShareTokenParams,
   zSuccessResponse,
+  zUpdateAccountRequest,
+  zUpdateAccountResponse,
   zUpdateFolderRequest,
   zVersionListResponse,
   zVersionParams,
@@ -182,6 +184,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   admin("GET /api/admin/invites", "Invitations, newest first", "account", { response: zInviteListResponse, description: "Admins only (403 otherwise)." }),
   admin("DELETE /api/admin/invites/:id", "Withdraw an invitation", "account", { params: zInviteParams, response: zSuccessResponse, description: "Admins only (403 otherwise)." }),
   admin("GET /api/admin/users", "Accounts (no anonymous sessions), newest first, 100 at most; `q` finds addresses", "account", { query: zAdminUserQuery, response: zAdminUserListResponse, description: "Admins only (403 otherwise)." }),
+  admin("PATCH /api/admin/users/:id", "Disable an account (no sign-in; its sessions end, its API tokens are refused) or enable it", "account", { params: zAdminUserParams, body: zUpdateAccountRequest, response: zUpdateAccountResponse, description: "Admins only (403 otherwise); an admin cannot disable their own account (400)." }),
   admin("POST /api/admin/users/:id/reset-link", "A one-time link (an hour) that sets the account's password", "account", { params: zAdminUserParams, status: 201, response: zResetLinkResponse, description: "Admins only (403 otherwise). Hand it over yourself: it is not mailed." }),
 
   media("POST /api/media", "Upload a file (signed out: to the temporary workflow only)", "optional", { multipart: zMediaUploadFields, status: 201, response: zMediaUploadResponse }),

@@ -29,6 +29,16 @@ function Users() {
     }
   };
 
+  const toggle = async (user: AdminUser) => {
+    try {
+      const updated = await adminActions.setDisabled(user.id, !user.disabled);
+      setUsers((shown) => shown?.map((row) => (row.id === updated.id ? updated : row)) ?? null);
+      setError(null);
+    } catch (failure) {
+      setError(adminFailure(failure));
+    }
+  };
+
   return (
     <section aria-label="Users" className="admin-section">
       <h2>Users</h2>
@@ -66,6 +76,7 @@ function Users() {
               <th scope="col">Verified</th>
               <th scope="col">Admin</th>
               <th scope="col">Password</th>
+              <th scope="col">Access</th>
             </tr>
           </thead>
           <tbody>
@@ -92,6 +103,20 @@ function Users() {
                       Reset link
                     </button>
                   )}
+                </td>
+                <td>
+                  <button
+                    type="button"
+                    aria-label={`${user.disabled ? "Enable" : "Disable"} ${user.email}`}
+                    onClick={() => void toggle(user)}
+                    title={
+                      user.disabled
+                        ? "Let this account sign in again"
+                        : "No sign-in; its sessions end and its API tokens stop working"
+                    }
+                  >
+                    {user.disabled ? "Enable" : "Disable"}
+                  </button>
                 </td>
               </tr>
             ))}

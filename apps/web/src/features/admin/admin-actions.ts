@@ -5,6 +5,8 @@ import { ApiError } from "../../services/api.ts";
 export const adminActions = {
   users: async (q: string) => (await adminApi.users(q.trim())).users,
   resetLink: (userId: string) => adminApi.resetLink(userId),
+  setDisabled: async (userId: string, disabled: boolean) =>
+    (await adminApi.setDisabled(userId, disabled)).user,
   invites: async () => (await adminApi.invites()).invites,
   createInvite: async (email: string) =>
     (await adminApi.createInvite(email.trim() ? { email: email.trim() } : {})).invite,
