@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Atelier's benchmark suite (the benchmark issue): canvas (C1–C4), load and save (L1, L2,
- * S1, S2), queue (Q1–Q3), server-side runs (R1, R2) and bundle (F1) figures, each a ratio against a baseline measured
+ * S1, S2), queue (Q1–Q4), server-side runs (R1, R2) and bundle (F1) figures, each a ratio against a baseline measured
  * in the same run or a count. Prints a table and writes bench/results/latest.json.
  *
  *   npm run bench                      the whole suite (~12–15 min)
@@ -137,6 +137,7 @@ async function main() {
     [["S1", "S2", "L1", "L2"], "./suites/load-save.mjs", "runLoadSave"],
     [["C1", "C2", "C3", "C4"], "./suites/canvas.mjs", "runCanvas"],
     [["Q1", "Q2", "Q3"], "./suites/queue.mjs", "runQueue"],
+    [["Q4"], "./suites/flood.mjs", "runFlood"],
     [["R1", "R2"], "./suites/runs.mjs", "runRuns"],
   ];
   for (const [ids, file, name] of suites) {

@@ -29,6 +29,7 @@ export const CATALOGUE = {
     ["Q2/polling", "provider status requests per 60 s job, polling", "≤ 8"],
   ],
   Q3: [["Q3", "browser requests/min, idle tab, 20 running nodes", "≤ 4"]],
+  Q4: [["Q4", "status p99 while an anonymous session floods generate ÷ idle", "≤ 1.2"]],
   R1: [
     ["R1/pglite", "orchestration per node, 100-step run of instant jobs (PGlite)", "≤ 20"],
     ["R1/postgres", "orchestration per node, 100-step run of instant jobs (PostgreSQL)", "≤ 20"],

@@ -3,6 +3,7 @@ import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { launchBrowser } from "../lib/browser.mjs";
 import { signedInPage } from "../lib/editor.mjs";
+import { poll } from "../lib/poll.mjs";
 import { row } from "../lib/report.mjs";
 import {
   api,
@@ -20,22 +21,6 @@ import { interleave, median, ratios, sleep } from "../lib/stats.mjs";
 
 const lib = (name) => fileURLToPath(new URL(`../lib/${name}`, import.meta.url));
 const Q1_LOADS = [1000, 5000];
-
-/** Runs the poller process (on the client core) and answers its JSON summary. */
-async function poll(config) {
-  const child = track(
-    spawn(process.execPath, [lib("pollers.mjs"), JSON.stringify(config)], {
-      stdio: ["ignore", "pipe", "inherit"],
-    }),
-  );
-  let out = "";
-  child.stdout.on("data", (part) => {
-    out += part;
-  });
-  const [code] = await once(child, "exit");
-  if (code !== 0) throw new Error(`poller process exited ${code}`);
-  return JSON.parse(out.trim().split("\n").at(-1));
-}
 
 async function bareServer(answer) {
   const port = await freePort();

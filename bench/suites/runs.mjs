@@ -1,10 +1,8 @@
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { poll } from "../lib/poll.mjs";
 import { notMeasurable, row } from "../lib/report.mjs";
-import { api, postgresAvailable, signUp, startServer, track } from "../lib/server.mjs";
+import { api, postgresAvailable, signUp, startServer } from "../lib/server.mjs";
 import { interleave, median, quantile, ratios, sleep } from "../lib/stats.mjs";
 
 /**
@@ -14,7 +12,6 @@ import { interleave, median, quantile, ratios, sleep } from "../lib/stats.mjs";
  * on the same server with nothing running.
  */
 
-const lib = (name) => fileURLToPath(new URL(`../lib/${name}`, import.meta.url));
 const TERMINAL = new Set(["completed", "failed", "cancelled"]);
 
 /**
@@ -290,22 +287,6 @@ async function r1(ctx) {
     );
   }
   return rows;
-}
-
-/** Q1's load generator (lib/pollers.mjs) as its own process; answers its JSON summary. */
-async function poll(config) {
-  const child = track(
-    spawn(process.execPath, [lib("pollers.mjs"), JSON.stringify(config)], {
-      stdio: ["ignore", "pipe", "inherit"],
-    }),
-  );
-  let out = "";
-  child.stdout.on("data", (part) => {
-    out += part;
-  });
-  const [code] = await once(child, "exit");
-  if (code !== 0) throw new Error(`poller process exited ${code}`);
-  return JSON.parse(out.trim().split("\n").at(-1));
 }
 
 const R2_USERS = 50;

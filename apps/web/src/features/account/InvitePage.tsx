@@ -1,6 +1,7 @@
 import { INVITE_COOKIE } from "@atelier/core";
 import { type FormEvent, useEffect, useState } from "react";
 import { navigate } from "../../services/address-bar.ts";
+import { FormError } from "../../ui/FormError.tsx";
 import { sessionFailureMessage, signIn } from "../workspace/sign-in-actions.ts";
 
 /** The invitation travels as a cookie, so any way of signing up (email, providers) carries it. */
@@ -58,11 +59,7 @@ export function InvitePage({ params }: { params: Readonly<Record<string, string>
             autoComplete="new-password"
           />
         </label>
-        {error ? (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <FormError message={error} />
         <div className="modal-actions">
           <button type="submit" disabled={busy}>
             Create account

@@ -1,4 +1,5 @@
 import { type FormEvent, useEffect, useState } from "react";
+import { FormError } from "../../ui/FormError.tsx";
 import { resetPassword, sessionFailureMessage } from "../workspace/sign-in-actions.ts";
 
 export const RESET_LINK_INVALID =
@@ -76,11 +77,7 @@ export function ResetPasswordPage() {
               disabled={broken}
             />
           </label>
-          {error ? (
-            <p className="form-error" role="alert">
-              {error}
-            </p>
-          ) : null}
+          <FormError message={error} />
           <div className="modal-actions">
             <a href="/">Back to the canvas</a>
             <button type="submit" disabled={busy || broken}>

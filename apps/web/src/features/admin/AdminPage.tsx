@@ -1,5 +1,6 @@
 import type { AdminUser, Invite } from "@atelier/core";
 import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { FormError } from "../../ui/FormError.tsx";
 import { adminActions, adminFailure, refusal } from "./admin-actions.ts";
 
 const day = (iso: string) => new Date(iso).toLocaleDateString();
@@ -58,11 +59,7 @@ function Users() {
         />
         <button type="submit">Find</button>
       </form>
-      {error ? (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError message={error} />
       {users === null ? (
         <p className="muted">Loading users…</p>
       ) : users.length === 0 ? (
@@ -174,11 +171,7 @@ function Invites() {
         />
         <button type="submit">Create invitation</button>
       </form>
-      {error ? (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError message={error} />
       {invites === null ? (
         <p className="muted">Loading invitations…</p>
       ) : invites.length === 0 ? (

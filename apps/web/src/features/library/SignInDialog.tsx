@@ -1,4 +1,5 @@
 import { type FormEvent, useEffect, useState } from "react";
+import { FormError } from "../../ui/FormError.tsx";
 import { Modal } from "../../ui/Modal.tsx";
 import {
   providerSignInUrl,
@@ -128,11 +129,7 @@ export function SignInDialog({ onClose }: { onClose(): void }) {
             {notice}
           </p>
         ) : null}
-        {error ? (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <FormError message={error} />
         <div className="modal-actions">
           <button
             type="button"
