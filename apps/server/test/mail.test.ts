@@ -1,3 +1,4 @@
+import { SIGNUP_MESSAGES } from "@atelier/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NO_MAIL } from "../src/routes/auth.ts";
 import { TestClient } from "./helpers/client.ts";
@@ -23,7 +24,7 @@ describe("account mail over SMTP (verification, password reset)", () => {
     server = await startTestServer({
       SMTP_URL: mail.url,
       MAIL_FROM: "Atelier <no-reply@atelier.test>",
-      ADMIN_EMAILS: "Boss@Example.com",
+      ADMIN_EMAILS: "Boss@Example.com,chief@example.com",
     });
   });
   afterAll(async () => {
@@ -46,19 +47,37 @@ describe("account mail over SMTP (verification, password reset)", () => {
     expect(message.from).toContain("<no-reply@atelier.test>");
     const link = linkIn(message);
     expect(link.startsWith(`${server.url}/api/auth/verify-email?token=`)).toBe(true);
-    expect(await follow(new TestClient(server.url), link)).toBe("/");
+    // Followed where the account is signed in, as its owner would.
+    expect(await follow(boss, link)).toBe("/");
     expect((await boss.json("GET", "/api/auth/admin-status")).body).toEqual({ isAdmin: true });
 
     // Another verified address stays a user.
     const other = new TestClient(server.url);
     await other.signUp("other@example.com");
-    await follow(new TestClient(server.url), linkIn(await mail.next("other@example.com")));
+    await follow(other, linkIn(await mail.next("other@example.com")));
     expect((await other.json("GET", "/api/auth/admin-status")).body).toEqual({ isAdmin: false });
+  });
+
+  it("a link followed outside its account's session verifies nothing: a squatter on an admin's address stays a user", async () => {
+    const squatter = new TestClient(server.url);
+    await squatter.signUp("chief@example.com", "squatters password");
+    // The real owner of the address clicks the link in their own browser.
+    await follow(new TestClient(server.url), linkIn(await mail.next("chief@example.com")));
+    expect((await squatter.json("GET", "/api/auth/admin-status")).body).toEqual({ isAdmin: false });
+    const boss = new TestClient(server.url);
+    await boss.signIn("boss@example.com");
+    const listed = await boss.json<{ users: { emailVerified: boolean; isAdmin: boolean }[] }>(
+      "GET",
+      "/api/admin/users?q=chief",
+    );
+    expect(listed.body.users).toMatchObject([{ emailVerified: false, isAdmin: false }]);
   });
 
   it("mails a reset link that sets a new password once; an unknown address gets the same answer and no mail", async () => {
     const owner = new TestClient(server.url);
     await owner.signUp("forgetful@example.com");
+    const apiToken = (await owner.json<{ token: string }>("POST", "/api/tokens", { name: "old" }))
+      .body.token;
     const visitor = new TestClient(server.url);
     const asked = await visitor.json("POST", "/api/auth/request-password-reset", {
       email: "forgetful@example.com",
@@ -85,8 +104,10 @@ describe("account mail over SMTP (verification, password reset)", () => {
     expect(reset.status).toBe(200);
     expect((await visitor.signIn("forgetful@example.com", PASSWORD)).status).toBe(401);
     expect((await visitor.signIn("forgetful@example.com", NEW_PASSWORD)).status).toBe(200);
-    // Sessions opened with the old password are gone.
+    // Sessions opened with the old password are gone, and so are its API tokens.
     expect((await owner.json("GET", "/api/auth/admin-status")).status).toBe(401);
+    const bearer = { authorization: `Bearer ${apiToken}` };
+    expect((await visitor.raw("GET", "/api/workflows", { headers: bearer })).status).toBe(401);
     const again = await visitor.json("POST", "/api/auth/reset-password", {
       token,
       newPassword: "yet another battery",
@@ -107,6 +128,14 @@ describe("account mail over SMTP (verification, password reset)", () => {
     );
     expect(found.body.users.map((row) => row.email)).toEqual(["locked-out@example.com"]);
     const id = found.body.users[0]?.id as string;
+    // Not with an API token, even the admin's own.
+    const adminToken = (await boss.json<{ token: string }>("POST", "/api/tokens", { name: "ops" }))
+      .body.token;
+    const viaToken = await new TestClient(server.url).raw("GET", "/api/admin/users", {
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    expect(viaToken.status).toBe(403);
+    expect(await viaToken.json()).toEqual({ error: SIGNUP_MESSAGES.adminsNeedSession });
     expect((await user.json("POST", `/api/admin/users/${id}/reset-link`, {})).status).toBe(403);
     expect((await user.json("GET", "/api/admin/users")).status).toBe(403);
     expect((await boss.json("POST", "/api/admin/users/nobody/reset-link", {})).status).toBe(404);

@@ -64,6 +64,7 @@ describe("device-only workflows keep their journal snapshots as versions", () =>
     for (let index = 2; index <= 60; index++)
       await recordSnapshot(ID, workflow(`v${index}`), { saved: true, now: index * 1000 });
     const ids = (await deviceVersions.list(ID)).versions.map((version) => version.id);
+    expect(ids.slice(-3)).toEqual([12, 11, 1]);
     expect(ids).toHaveLength(DEVICE_VERSIONS.keep + 1);
     expect(ids[0]).toBe(60);
     expect(ids.at(-2)).toBe(11);

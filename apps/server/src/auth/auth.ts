@@ -6,7 +6,15 @@ import { anonymous } from "better-auth/plugins/anonymous";
 import { genericOAuth } from "better-auth/plugins/generic-oauth";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { AppDb } from "../db/client.ts";
-import { account, jobs, session, user, verification, workflowMediaManifest } from "../db/schema.ts";
+import {
+  account,
+  apiTokens,
+  jobs,
+  session,
+  user,
+  verification,
+  workflowMediaManifest,
+} from "../db/schema.ts";
 import type { Config } from "../env.ts";
 import { passwordResetMail, verificationMail } from "../mail/account-mail.ts";
 import { createMailer, type MailMessage } from "../mail/mailer.ts";
@@ -57,14 +65,13 @@ export function createAuth(config: Config, db: AppDb) {
   const secure = config.publicUrl.startsWith("https://");
   const cache = new SessionCache(config.sessionCacheTtlMs);
   const mailer = createMailer(config.mail);
-  // A mail that cannot go out is logged, never turned into an answer that tells who has an
-  // account; the user can ask again.
+  // Sent without waiting: an answer that waited for SMTP only when the address has an
+  // account would tell who has one by its time. A mail that cannot go out is logged; the
+  // user can ask again.
   const deliver = async (message: MailMessage) => {
-    try {
-      await mailer?.send(message);
-    } catch (error) {
-      console.error(`Could not send "${message.subject}":`, (error as Error).message);
-    }
+    void mailer?.send(message).catch((error: Error) => {
+      console.error(`Could not send "${message.subject}":`, error.message);
+    });
   };
   const auth = betterAuth({
     appName: "Atelier",
@@ -92,7 +99,11 @@ export function createAuth(config: Config, db: AppDb) {
           }
         : {}),
       resetPasswordTokenExpiresIn: RESET_LINK_TTL_S,
+      // Whoever had the account before the reset loses it: its sessions and its API tokens.
       revokeSessionsOnPasswordReset: true,
+      onPasswordReset: async ({ user: owner }: { user: { id: string } }) => {
+        await db.delete(apiTokens).where(eq(apiTokens.userId, owner.id));
+      },
     },
     // With mail, every new account is sent a verification link; a verified ADMIN_EMAILS
     // address becomes an admin then.
@@ -102,7 +113,19 @@ export function createAuth(config: Config, db: AppDb) {
             sendOnSignUp: true,
             sendVerificationEmail: ({ user: to, url }: { user: { email: string }; url: string }) =>
               deliver(verificationMail(to.email, url)),
-            afterEmailVerification: async () => promoteAdmins(db, config.adminEmails),
+            // A link counts only where its account is signed in: otherwise someone who signed
+            // up first with another's address would have it verified (and made admin, for an
+            // ADMIN_EMAILS address) by its owner's click.
+            afterEmailVerification: async (verified, request) => {
+              const signedIn = request
+                ? await auth.api.getSession({ headers: request.headers }).catch(() => null)
+                : null;
+              if (signedIn?.user.id !== verified.id) {
+                await db.update(user).set({ emailVerified: false }).where(eq(user.id, verified.id));
+                return;
+              }
+              await promoteAdmins(db, config.adminEmails);
+            },
           },
         }
       : {}),

@@ -197,7 +197,12 @@ export async function assertMaySignUp(
 }
 
 /** 403 "Only admins can do this" unless the user is an admin now. */
-export async function assertIsAdmin(db: AppDb, user: Actor): Promise<void> {
+/**
+ * Admin actions need an admin's signed-in session: never an API token, so a leaked token
+ * cannot issue reset links, disable accounts or invite (403).
+ */
+export async function assertIsAdmin(db: AppDb, user: Actor & { viaToken?: true }): Promise<void> {
+  if (user.viaToken) throw new ForbiddenError(SIGNUP_MESSAGES.adminsNeedSession);
   if (!(await readAdminFlag(db, user.id))) throw new ForbiddenError(SIGNUP_MESSAGES.adminsOnly);
 }
 

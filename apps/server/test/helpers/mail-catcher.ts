@@ -64,15 +64,16 @@ export class MailCatcher {
     return this.messages.filter((mail) => mail.to.includes(to.toLowerCase()));
   }
 
-  /** The next message to `to` (one that came already and was not taken counts). */
+  /** Message number `taken` (0: the first) to `to`, as soon as it has come. */
   next(to: string, taken = 0): Promise<CaughtMail> {
     const waiting = this.to(to)[taken];
     if (waiting) return Promise.resolve(waiting);
     return new Promise((resolve) => {
-      const onMail = (mail: CaughtMail) => {
-        if (!mail.to.includes(to.toLowerCase())) return;
+      const onMail = () => {
+        const arrived = this.to(to)[taken];
+        if (!arrived) return;
         this.arrivals.off("mail", onMail);
-        resolve(mail);
+        resolve(arrived);
       };
       this.arrivals.on("mail", onMail);
     });

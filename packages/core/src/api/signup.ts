@@ -16,6 +16,7 @@ export const SIGNUP_MESSAGES = {
   domainNotAllowed: (domains: readonly string[]) =>
     `Sign-up is limited to addresses at ${domains.join(", ")}`,
   adminsOnly: "Only admins can do this",
+  adminsNeedSession: "Admin actions need a signed-in session, not an API token",
 } as const;
 
 /** POST /api/admin/invites */

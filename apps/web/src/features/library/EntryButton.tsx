@@ -1,3 +1,4 @@
+import { isThumbnail } from "@atelier/core";
 import type { ReactNode } from "react";
 import { mediaSrc } from "../nodes/viewers/safe-url.ts";
 import { usePersistence } from "../persistence/context.tsx";
@@ -6,7 +7,8 @@ import type { LibraryEntry } from "./library-actions.ts";
 
 /** The canvas as it was saved, through the URL allow-list; an empty frame without one. */
 function Thumbnail({ src }: { src: string | null | undefined }) {
-  const safe = mediaSrc(src, "image");
+  // Only the small inline pictures saved with workflows, never an address to load.
+  const safe = isThumbnail(src) ? mediaSrc(src, "image") : null;
   return safe ? (
     <img className="entry-thumb" src={safe} alt="" width={48} height={30} loading="lazy" />
   ) : (

@@ -1,6 +1,6 @@
 import type { SavedWorkflow, VersionEntry, VersionSummary } from "@atelier/core";
 import { local, locationOf } from "./document-io.ts";
-import type { DeviceSnapshot } from "./local-db.ts";
+import type { DeviceSnapshot, LocalDb } from "./local-db.ts";
 
 /**
  * The version history of a workflow kept only on this device (issue 24): its last 50
@@ -35,12 +35,23 @@ export function summarize(before: SavedWorkflow | null, after: SavedWorkflow): V
   return summary;
 }
 
-const newestFirst = async (workflowId: string) =>
-  (await local()).snapshots
+/** A workflow's snapshots on the `[workflowId+number]` index. */
+const rangeIn = (db: LocalDb, workflowId: string) =>
+  db.snapshots
     .where("[workflowId+number]")
-    .between([workflowId, 0], [workflowId, Number.MAX_SAFE_INTEGER])
+    .between([workflowId, 0], [workflowId, Number.MAX_SAFE_INTEGER]);
+
+const newestFirst = async (workflowId: string) =>
+  rangeIn(await local(), workflowId)
     .reverse()
     .toArray();
+
+/** The saved form without its picture: a save and a journal of the same state are one. */
+const sameState = (a: SavedWorkflow, b: SavedWorkflow) => {
+  const bare = (data: SavedWorkflow) =>
+    JSON.stringify({ ...data, metadata: { ...data.metadata, thumbnail: undefined } });
+  return bare(a) === bare(b);
+};
 
 const entryOf = (snapshot: DeviceSnapshot): VersionEntry => ({
   id: snapshot.number,
@@ -71,22 +82,29 @@ export async function recordSnapshot(
   if (!workflowId || locationOf(workflowId) !== "local") return;
   const db = await local();
   const now = options.now ?? Date.now();
-  const all = await newestFirst(workflowId);
-  const last = all[0];
-  if (last && !options.saved && now - last.writtenAt < DEVICE_VERSIONS.spacingMs) return;
-  if (last && !options.restoredFrom && JSON.stringify(last.data) === JSON.stringify(data)) return;
-  await db.snapshots.add({
-    workflowId,
-    number: (last?.number ?? 0) + 1,
-    data,
-    summary: summarize(last?.data ?? null, data),
-    writtenAt: now,
-    ...(options.restoredFrom ? { restoredFrom: options.restoredFrom } : {}),
+  // One transaction: a journal write and a save at once cannot take the same number.
+  await db.transaction("rw", db.snapshots, async () => {
+    const last = await rangeIn(db, workflowId).last();
+    if (last && !options.saved && now - last.writtenAt < DEVICE_VERSIONS.spacingMs) return;
+    if (last && !options.restoredFrom && sameState(last.data, data)) return;
+    await db.snapshots.add({
+      workflowId,
+      number: (last?.number ?? 0) + 1,
+      named: 0,
+      data,
+      summary: summarize(last?.data ?? null, data),
+      writtenAt: now,
+      ...(options.restoredFrom ? { restoredFrom: options.restoredFrom } : {}),
+    });
+    // The oldest unnamed ones beyond the last 50 go (keys only: their data is not read).
+    const drop = await db.snapshots
+      .where("[workflowId+named+number]")
+      .between([workflowId, 0, 0], [workflowId, 0, Number.MAX_SAFE_INTEGER])
+      .reverse()
+      .offset(DEVICE_VERSIONS.keep)
+      .primaryKeys();
+    if (drop.length > 0) await db.snapshots.bulkDelete(drop);
   });
-  // The oldest unnamed ones go beyond the last 50 (the new one is not in `all`).
-  const unnamed = all.filter((snapshot) => !snapshot.name);
-  const drop = unnamed.slice(DEVICE_VERSIONS.keep - 1).map((snapshot) => snapshot.key as number);
-  if (drop.length > 0) await db.snapshots.bulkDelete(drop);
 }
 
 /** The versions answers of a device workflow, shaped as the server's. */
@@ -102,13 +120,14 @@ export const deviceVersions = {
   async name(workflowId: string, number: number, name: string | null) {
     const snapshot = await find(workflowId, number);
     const db = await local();
-    if (name) await db.snapshots.update(snapshot.key as number, { name });
+    if (name) await db.snapshots.update(snapshot.key as number, { name, named: 1 });
     else
       await db.snapshots
         .where("key")
         .equals(snapshot.key as number)
         .modify((row) => {
           delete row.name;
+          row.named = 0;
         });
     return { success: true as const };
   },
@@ -138,9 +157,5 @@ export const deviceVersions = {
 
 /** A workflow that now lives in the account keeps its history there: the device's goes. */
 export async function forgetDeviceVersions(workflowId: string): Promise<void> {
-  const keys = await (await local()).snapshots
-    .where("[workflowId+number]")
-    .between([workflowId, 0], [workflowId, Number.MAX_SAFE_INTEGER])
-    .primaryKeys();
-  await (await local()).snapshots.bulkDelete(keys);
+  await rangeIn(await local(), workflowId).delete();
 }

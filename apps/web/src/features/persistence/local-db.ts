@@ -48,6 +48,8 @@ export interface DeviceSnapshot {
   /** The version's number for its workflow: 1, 2, 3… */
   number: number;
   name?: string;
+  /** 1 when named (kept until unnamed), else 0: an index, so thinning reads keys only. */
+  named: 0 | 1;
   restoredFrom?: number;
   data: SavedWorkflow;
   summary: { added: number; removed: number; changed: number };
@@ -83,7 +85,9 @@ export class LocalDb extends Dexie {
       cryptoKeys: "name",
     });
     // Version 2: device-only workflows keep their recent states as versions.
-    this.version(2).stores({ snapshots: "++key, [workflowId+number]" });
+    this.version(2).stores({
+      snapshots: "++key, &[workflowId+number], [workflowId+named+number]",
+    });
   }
 }
 

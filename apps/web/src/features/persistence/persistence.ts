@@ -42,11 +42,19 @@ export function createPersistence(documents: DocumentStore) {
   // The page-hide journal write must be synchronous, so the serializer it uses is loaded
   // as soon as there is something unsaved (it is not part of the first paint).
   let serializeNow: typeof serializeWorkflow | null = null;
+  let fetchingSerializer = false;
   workspace.subscribe(({ dirty }) => {
-    if (dirty && !serializeNow)
-      void import("./serializer.ts").then((module) => {
+    if (!dirty || serializeNow || fetchingSerializer) return;
+    fetchingSerializer = true;
+    import("./serializer.ts").then(
+      (module) => {
         serializeNow = module.serializeOnMainThread;
-      });
+      },
+      // Offline before it arrived: the next change tries again.
+      () => {
+        fetchingSerializer = false;
+      },
+    );
   });
 
   const journalNow = async () => {
@@ -192,12 +200,19 @@ export function createPersistence(documents: DocumentStore) {
 
     /** Writes the journal now and marks a normal close (page hide). */
     flushOnExit(): void {
+      const { dirty, workflowId, name, basedOn } = workspace.getState();
+      if (!dirty) return;
+      // Without the serializer (edits in the page's last moment, or offline before it
+      // came), the journal write that was coming is made now, as far as the page lets it.
+      if (!serializeNow) {
+        if (journalTimer) {
+          clearTimeout(journalTimer);
+          void journalNow();
+        }
+        return;
+      }
       if (journalTimer) clearTimeout(journalTimer);
       journalTimer = null;
-      const { dirty, workflowId, name, basedOn } = workspace.getState();
-      // Without the serializer (edits in the last moment of the page's life) the
-      // journal written a second ago stands.
-      if (!dirty || !serializeNow) return;
       const { nodes, edges } = documents.getState();
       const data = serializeNow({ nodes, edges, metadata: { name, id: workflowId } });
       writeExitJournal({ workflowId, name, basedOn, data, writtenAt: Date.now() });

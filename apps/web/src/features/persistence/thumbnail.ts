@@ -59,34 +59,41 @@ function absoluteBoxes(nodes: readonly CanvasNode[]): Map<string, Box> {
   return boxes;
 }
 
-const drawn = new WeakMap<readonly CanvasNode[], WeakMap<readonly CanvasEdge[], string | null>>();
+const drawn = new WeakMap<
+  readonly CanvasNode[],
+  WeakMap<readonly CanvasEdge[], string | null | undefined>
+>();
 
 /**
  * A small picture of the canvas for the library (issue 24): every node a box in its
  * category's colour, every wire a line, fitted into 240 × 150. WebP where the browser
- * writes it, else PNG; null on an empty canvas or where no canvas can be drawn (tests).
- * The same nodes and edges are drawn once.
+ * writes it, else PNG; null on an empty canvas (no picture); undefined where none could be
+ * drawn (no canvas, too large), so the saved one stays. The same graph is drawn once.
  */
 export function drawThumbnail(
   nodes: readonly CanvasNode[],
   edges: readonly CanvasEdge[],
-): string | null {
-  const known = drawn.get(nodes)?.get(edges);
-  if (known !== undefined) return known;
+): string | null | undefined {
+  const forNodes = drawn.get(nodes);
+  if (forNodes?.has(edges)) return forNodes.get(edges);
   const picture = draw(nodes, edges);
-  const forNodes = drawn.get(nodes) ?? new WeakMap();
-  forNodes.set(edges, picture);
-  drawn.set(nodes, forNodes);
+  const cache = forNodes ?? new WeakMap();
+  cache.set(edges, picture);
+  drawn.set(nodes, cache);
   return picture;
 }
 
-function draw(nodes: readonly CanvasNode[], edges: readonly CanvasEdge[]): string | null {
-  if (nodes.length === 0 || typeof document === "undefined") return null;
+function draw(
+  nodes: readonly CanvasNode[],
+  edges: readonly CanvasEdge[],
+): string | null | undefined {
+  if (nodes.length === 0) return null;
+  if (typeof document === "undefined") return undefined;
   const canvas = document.createElement("canvas");
   canvas.width = THUMBNAIL.width;
   canvas.height = THUMBNAIL.height;
   const context = canvas.getContext("2d");
-  if (!context) return null;
+  if (!context) return undefined;
   const boxes = absoluteBoxes(nodes);
   let left = Number.POSITIVE_INFINITY;
   let top = Number.POSITIVE_INFINITY;
@@ -144,7 +151,7 @@ function draw(nodes: readonly CanvasNode[], edges: readonly CanvasEdge[]): strin
     const url = canvas.toDataURL(type, quality);
     if (isThumbnail(url)) return url;
   }
-  return null;
+  return undefined;
 }
 
 /** The saved data with the canvas's picture in its metadata (null: none any more). */
@@ -153,5 +160,7 @@ export function withThumbnail(
   nodes: readonly CanvasNode[],
   edges: readonly CanvasEdge[],
 ): SavedWorkflow {
-  return { ...data, metadata: { ...data.metadata, thumbnail: drawThumbnail(nodes, edges) } };
+  const thumbnail = drawThumbnail(nodes, edges);
+  if (thumbnail === undefined) return data;
+  return { ...data, metadata: { ...data.metadata, thumbnail } };
 }
