@@ -70,6 +70,11 @@ test("share links: a view link shows the canvas read-only, an edit link lets ano
   await expect(editor.node(text)).toBeVisible();
   const added = await editor.add("Text");
   await editor.node(added).getByRole("textbox", { name: "Text" }).fill("added through the link");
+  // The edit is taken (the shared workflow's opening has settled) before saving it.
+  await expect(editorPage.getByRole("status", { name: "Unsaved changes" })).toBeVisible();
+  await expect(editor.node(added).getByRole("textbox", { name: "Text" })).toHaveValue(
+    "added through the link",
+  );
   await editorPage.keyboard.press("Control+s");
   await expect(editorPage.getByRole("status").filter({ hasText: /^Saved$/ })).toBeVisible();
 
