@@ -4,7 +4,7 @@ import { useWorkspace } from "../workspace/store.ts";
 import { conflictFound, connectionChanged } from "../workspace/sync-status.ts";
 
 interface Commands {
-  open(id: string): Promise<unknown>;
+  open(id: string, options: { reload: true }): Promise<unknown>;
   save(): Promise<void>;
 }
 
@@ -46,7 +46,7 @@ export function followChanges(commands: Commands): void {
       )
         return;
       if (state.dirty) conflictFound(updatedAt);
-      else void commands.open(target);
+      else void commands.open(target, { reload: true });
     });
   };
   workspace.subscribe((state, before) => {

@@ -5,7 +5,7 @@ import type { DocumentGraph } from "../document/types.ts";
 import { usePreferences } from "../preferences/store.ts";
 import { restored } from "../workspace/document-status.ts";
 import { opened, useWorkspace } from "../workspace/store.ts";
-import { loadingStep } from "../workspace/sync-status.ts";
+import { conflictFound, loadingStep } from "../workspace/sync-status.ts";
 import { LAST_WORKFLOW_KEY, local, locationOf } from "./document-io.ts";
 import { CLEAN_EXIT_KEY, readJournal } from "./journal.ts";
 import { fetchWorkflow, LOAD_STEPS } from "./load-workflow.ts";
@@ -41,6 +41,11 @@ export type OpenOutcome = "opened" | "missing" | "failed";
 export interface OpenOptions {
   /** Toast "not found" (the default); an open from the address shows a page instead. */
   reportMissing?: boolean;
+  /**
+   * A reload for a change saved elsewhere: edits made here while it was fetched are kept,
+   * and the user chooses as for any conflict (they are never replaced silently).
+   */
+  reload?: boolean;
 }
 
 /** The server's answers for a workflow this user cannot have: one page says it for all. */
@@ -50,7 +55,7 @@ const MISSING_STATUSES = new Set([400, 401, 403, 404]);
 export async function openWorkflow(
   target: OpenTarget,
   id: string,
-  { reportMissing = true }: OpenOptions = {},
+  { reportMissing = true, reload = false }: OpenOptions = {},
 ): Promise<OpenOutcome> {
   const step = (message: string | null) => loadingStep(message);
   try {
@@ -58,6 +63,11 @@ export async function openWorkflow(
     step(LOAD_STEPS.check);
     const { graph, recovered } =
       found.read ?? (await reader()).readGraph(found.data as SavedWorkflow);
+    const now = useWorkspace.getState();
+    if (reload && (now.workflowId !== id || now.dirty || now.save.state === "saving")) {
+      if (now.workflowId === id && now.dirty && found.basedOn) conflictFound(found.basedOn);
+      return "opened";
+    }
     step(LOAD_STEPS.draw);
     target.replaceDocument(graph);
     opened({

@@ -235,7 +235,10 @@ export function createPersistence(documents: DocumentStore) {
     loads: () => documents.getState().loads,
   };
   void liveSync().then(({ followChanges }) =>
-    followChanges({ open: (id) => commands.open(id), save: () => commands.save() }),
+    followChanges({
+      open: (id, options) => commands.open(id, options),
+      save: () => commands.save(),
+    }),
   );
   return commands;
 }
