@@ -1,7 +1,9 @@
 export { IMAGE_SIZES } from "./define.ts";
+export * from "./estimate.ts";
 export * from "./media-outputs.ts";
 export type { NodeParams, ParamCheck, ParamShape, ParamSpec } from "./params.ts";
 export { problemOf, SEED_MAX } from "./params.ts";
+export * from "./prices.ts";
 export * from "./provider-runs.ts";
 export * from "./registry.ts";
 export * from "./run-target.ts";

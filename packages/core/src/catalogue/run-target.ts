@@ -77,7 +77,9 @@ export function resolveRunTarget(
   const byInput = INPUT_VARIANTS.find(
     (variant) => modes.includes(variant.key) && variant.when(connected),
   )?.key;
-  const key = byParam ?? byInput;
+  // A model choice with connected inputs (e.g. "fast" with an image) has its own endpoint.
+  const both = byParam && byInput ? `${byParam}-${byInput}` : null;
+  const key = both && variants[both] ? both : (byParam ?? byInput);
   return {
     kind: "provider",
     provider: run.provider,

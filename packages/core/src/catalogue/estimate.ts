@@ -1,0 +1,53 @@
+import { priceOf } from "./prices.ts";
+import { resolveRunTarget } from "./run-target.ts";
+import type { NodeDefinition } from "./types.ts";
+
+/** What running one node is expected to cost, and who would run it. */
+export interface NodeEstimate {
+  /** US dollars; null when the endpoint has no published price. */
+  usd: number | null;
+  provider: string;
+  endpoint: string;
+}
+
+/** Where this session's runs may go: providers configured (and allowed) and local work. */
+export interface RunProviders {
+  configured: ReadonlySet<string>;
+  doneLocally: ReadonlySet<string>;
+}
+
+/** The estimate of one node run, or null for a node that runs nothing. */
+export function estimateNode(
+  definition: NodeDefinition,
+  connected: ReadonlySet<string>,
+  params: Record<string, unknown>,
+  providers: RunProviders,
+): NodeEstimate | null {
+  const target = resolveRunTarget(
+    definition,
+    connected,
+    params,
+    providers.configured,
+    providers.doneLocally,
+  );
+  if (target.kind === "none") return null;
+  const provider = target.kind === "provider" ? target.provider : "local";
+  return { usd: priceOf(target.endpoint, params), provider, endpoint: target.endpoint };
+}
+
+/** The sum of several estimates: the known part, and how many are unknown. */
+export interface TotalEstimate {
+  usd: number;
+  unknown: number;
+}
+
+export function totalOf(estimates: readonly (NodeEstimate | null)[]): TotalEstimate {
+  let usd = 0;
+  let unknown = 0;
+  for (const estimate of estimates) {
+    if (!estimate) continue;
+    if (estimate.usd === null) unknown++;
+    else usd += estimate.usd;
+  }
+  return { usd: Math.round(usd * 10_000) / 10_000, unknown };
+}
