@@ -22,6 +22,7 @@ import { queueRoutes } from "./routes/queue.ts";
 import { runRoutes } from "./routes/runs.ts";
 import { shareRoutes } from "./routes/shares.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
+import { usageRoutes } from "./routes/usage.ts";
 import { versionRoutes } from "./routes/versions.ts";
 import { workflowRoutes } from "./routes/workflows.ts";
 
@@ -84,6 +85,7 @@ export async function buildApp(
     await shareRoutes(api, ctx);
     await appRoutes(api, ctx);
     await adminRoutes(api, ctx);
+    await usageRoutes(api, ctx);
     await docsRoutes(api, ctx);
   });
 

@@ -80,6 +80,7 @@ export async function createContext(
               store,
               publicUrl: config.publicUrl,
               anonymousRuns: config.generation.anonymousRuns,
+              budgets: config.limits.budgets,
             };
             const { job } = await startGeneration(
               { ...deps, generation: started },

@@ -1,6 +1,8 @@
 import { z } from "zod";
 
 const count = (fallback: number) => z.coerce.number().int().min(1).max(1_000_000).default(fallback);
+/** A spend budget in US dollars; unset: no budget. */
+const dollars = () => z.coerce.number().min(0).max(1_000_000).optional();
 const megabytes = (fallback: number) =>
   z.coerce.number().int().min(1).max(1_048_576).default(fallback);
 
@@ -41,6 +43,14 @@ export const zLimitsEnv = z.object({
   STAGED_SAVES_PER_USER: count(8),
   /** Bytes of those staged batches per user, in memory and in storage together. */
   SAVE_STAGING_MB_PER_USER: megabytes(64),
+  /** What each user (anonymous sessions too) may spend a day (UTC), in US dollars. */
+  BUDGET_USER_DAILY_USD: dollars(),
+  /** What each user may spend a calendar month (UTC), in US dollars. */
+  BUDGET_USER_MONTHLY_USD: dollars(),
+  /** What the whole instance may spend a day (UTC), in US dollars. */
+  BUDGET_INSTANCE_DAILY_USD: dollars(),
+  /** What the whole instance may spend a calendar month (UTC), in US dollars. */
+  BUDGET_INSTANCE_MONTHLY_USD: dollars(),
 });
 
 /** Every abuse limit; bytes unless the name says otherwise. */
@@ -61,6 +71,15 @@ export interface AbuseLimits {
   anonymousEventStreamsPerAddress: number;
   stagedSavesPerUser: number;
   stagedSaveBytesPerUser: number;
+  budgets: SpendBudgets;
+}
+
+/** Spend budgets in US dollars; null: none. An admin may set a user's own. */
+export interface SpendBudgets {
+  userDailyUsd: number | null;
+  userMonthlyUsd: number | null;
+  instanceDailyUsd: number | null;
+  instanceMonthlyUsd: number | null;
 }
 
 const MB = 1024 * 1024;
@@ -83,5 +102,11 @@ export function limitsConfig(env: z.infer<typeof zLimitsEnv>): AbuseLimits {
     anonymousEventStreamsPerAddress: env.ANONYMOUS_EVENT_STREAMS_PER_ADDRESS,
     stagedSavesPerUser: env.STAGED_SAVES_PER_USER,
     stagedSaveBytesPerUser: env.SAVE_STAGING_MB_PER_USER * MB,
+    budgets: {
+      userDailyUsd: env.BUDGET_USER_DAILY_USD ?? null,
+      userMonthlyUsd: env.BUDGET_USER_MONTHLY_USD ?? null,
+      instanceDailyUsd: env.BUDGET_INSTANCE_DAILY_USD ?? null,
+      instanceMonthlyUsd: env.BUDGET_INSTANCE_MONTHLY_USD ?? null,
+    },
   };
 }

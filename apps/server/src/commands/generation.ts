@@ -4,6 +4,7 @@ import {
   type AnonymousRuns,
   getNodeDefinition,
   type NodeDefinition,
+  priceOf,
   resolveRunTarget,
   TERMINAL_QUEUE_STATUSES,
   validateMediaInput,
@@ -13,8 +14,10 @@ import type { AppDb } from "../db/client.ts";
 import type { JobRow } from "../db/rows.ts";
 import { jobs, user } from "../db/schema.ts";
 import { ForbiddenError, InvalidInputError, NotFoundError } from "../domain/errors.ts";
+import type { SpendBudgets } from "../env-limits.ts";
 import type { ProviderRegistry } from "../providers/registry.ts";
 import { TEMPORARY_WORKFLOW_ID } from "../storage/media-manifest.ts";
+import { assertAffordable, withinBudgets } from "./quotas/spend-budget.ts";
 import { getOwnWorkflowRow } from "./workflow-storage/workflow-rows.ts";
 
 /** Route names of SPEC §7 that are variants of one catalogue node. */
@@ -95,7 +98,7 @@ export function checkRun(definition: NodeDefinition, body: GenerateInput, public
 }
 
 /** The providers the user's jobs may use: an anonymous session's per ANONYMOUS_RUNS. */
-async function providersFor(
+export async function providersFor(
   db: AppDb,
   providers: ProviderRegistry,
   userId: string,
@@ -123,6 +126,7 @@ export async function createJob(
   publicUrl: string,
   storeInline: (dataUrl: string, port: string) => Promise<string>,
   anonymousRuns: AnonymousRuns = "local",
+  budgets: SpendBudgets | null = null,
 ): Promise<{ job: JobRow; created: boolean }> {
   const definition = definitionOf(model);
   const { params, inputs } = checkRun(definition, body, publicUrl);
@@ -147,6 +151,9 @@ export async function createJob(
   const endpoint = target.kind === "none" ? "" : target.endpoint;
   const provider = providers.get(providerId);
   if (!provider) throw new InvalidInputError(`No provider can run ${definition.displayName}`);
+  // Its published price (null: none); over a budget, refused before anything is stored.
+  const costUsd = priceOf(endpoint, params);
+  if (budgets) await assertAffordable(db, budgets, userId, costUsd ?? 0);
   // Embedded media goes to storage (once a provider can run it): providers are given URLs,
   // never inline data.
   for (const [port, value] of Object.entries(inputs)) {
@@ -158,25 +165,30 @@ export async function createJob(
     inputs[port] = Array.isArray(value) ? stored : (stored[0] as string);
   }
   const request = provider.buildInput({ nodeType: definition.type, endpoint, inputs, params });
-  const [job] = await db
-    .insert(jobs)
-    .values({
-      id: randomUUID(),
-      userId,
-      workflowId: body.workflowId ?? null,
-      nodeId: body.nodeId,
-      model: definition.type,
-      provider: providerId,
-      endpoint,
-      status: "IN_QUEUE",
-      step: "queued",
-      input: { inputs, params, request },
-      idempotencyKey: body.idempotencyKey ?? null,
-      runId: body.runId ?? null,
-      callbackToken: randomBytes(24).toString("hex"),
-      runner: randomUUID(),
-    })
-    .returning();
+  const insert = (tx: AppDb) =>
+    tx
+      .insert(jobs)
+      .values({
+        id: randomUUID(),
+        userId,
+        workflowId: body.workflowId ?? null,
+        nodeId: body.nodeId,
+        model: definition.type,
+        provider: providerId,
+        endpoint,
+        status: "IN_QUEUE",
+        step: "queued",
+        input: { inputs, params, request },
+        idempotencyKey: body.idempotencyKey ?? null,
+        runId: body.runId ?? null,
+        callbackToken: randomBytes(24).toString("hex"),
+        runner: randomUUID(),
+        costUsd,
+      })
+      .returning();
+  const [job] = budgets
+    ? await withinBudgets(db, budgets, userId, costUsd ?? 0, insert)
+    : await insert(db);
   return { job: job as JobRow, created: true };
 }
 

@@ -8,6 +8,7 @@ import { fileTypeFromBuffer } from "file-type";
 import type { AppDb } from "../db/client.ts";
 import type { JobRow } from "../db/rows.ts";
 import { InvalidInputError } from "../domain/errors.ts";
+import type { SpendBudgets } from "../env-limits.ts";
 import type { Generation } from "../jobs/generation.ts";
 import { storeResultMedia } from "../jobs/store-media.ts";
 import type { BlobStore } from "../storage/blob-store.ts";
@@ -49,6 +50,8 @@ export interface StartGenerationDeps {
   beforeStoreInline?: (bytes: number) => void;
   /** ANONYMOUS_RUNS: the providers an anonymous session's jobs may use. */
   anonymousRuns: AnonymousRuns;
+  /** Spend budgets: a start that would exceed one is refused. */
+  budgets: SpendBudgets;
 }
 
 /**
@@ -86,6 +89,7 @@ export async function startGeneration(
     deps.publicUrl,
     storeInline,
     deps.anonymousRuns,
+    deps.budgets,
   );
   if (created) await generation.engine.start(job);
   return { job, created };

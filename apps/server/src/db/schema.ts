@@ -249,6 +249,12 @@ export const jobs = pgTable(
     startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }),
     completedAt: timestamp("completed_at", { withTimezone: true, mode: "date" }),
     /**
+     * What the run costs in US dollars by its endpoint's published price (core prices.ts),
+     * set when the job is written; null when no price is published. Spend counts completed
+     * jobs; budgets also hold back the cost of jobs still queued or running.
+     */
+    costUsd: doublePrecision("cost_usd"),
+    /**
      * Last time a worker step touched the job, or — for a job waiting on a webhook — when its
      * next step is due: one silent past that (plus the stale margin) is picked up again.
      */
@@ -262,6 +268,7 @@ export const jobs = pgTable(
     uniqueIndex("jobs_user_idempotency_idx").on(table.userId, table.idempotencyKey),
     index("jobs_provider_request_idx").on(table.provider, table.providerRequestId),
     index("jobs_run_idx").on(table.runId),
+    index("jobs_completed_idx").on(table.completedAt),
   ],
 );
 
@@ -447,6 +454,9 @@ export const userQuotas = pgTable("user_quotas", {
     .references(() => user.id, { onDelete: "cascade" }),
   generationsPerMinute: integer("generations_per_minute"),
   concurrentJobs: integer("concurrent_jobs"),
+  /** Spend budgets in US dollars (null: the instance's default). */
+  dailyBudgetUsd: doublePrecision("daily_budget_usd"),
+  monthlyBudgetUsd: doublePrecision("monthly_budget_usd"),
   updatedAt: updatedAt(),
 });
 

@@ -1,16 +1,21 @@
 import {
+  type AdminSpend,
   type Invite,
   zAdminUserParams,
   zAdminUserQuery,
   zCreateInviteRequest,
   zInviteParams,
   zUpdateAccountRequest,
+  zUsageQuery,
+  zUserLimits,
 } from "@atelier/core";
 import type { FastifyInstance } from "fastify";
 import { sessionCacheOf } from "../auth/auth.ts";
 import { listAccounts, setAccountDisabled } from "../commands/account-admin.ts";
 import { issueResetLink } from "../commands/account-recovery.ts";
 import { createInvite, deleteInvite, type InviteRow, listInvites } from "../commands/invites.ts";
+import { instanceSpend } from "../commands/usage.ts";
+import { limitsOf, setLimits } from "../commands/user-limits.ts";
 import type { AppContext } from "../context.ts";
 import { requireUser } from "../http/session.ts";
 import { assertIsAdmin } from "../policy/access.ts";
@@ -79,5 +84,29 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
     await assertIsAdmin(db, user);
     const { id } = zAdminUserParams.parse(request.params);
     return reply.code(201).send(await issueResetLink(db, id, ctx.config.publicUrl));
+  });
+
+  // One user's own quotas and budgets (null: the instance's default).
+  app.get("/api/admin/users/:id/limits", async (request) => {
+    const admin = await requireUser(ctx.auth, request);
+    await assertIsAdmin(db, admin);
+    const { id } = zAdminUserParams.parse(request.params);
+    return { limits: await limitsOf(db, id) };
+  });
+
+  app.put("/api/admin/users/:id/limits", async (request) => {
+    const admin = await requireUser(ctx.auth, request);
+    await assertIsAdmin(db, admin);
+    const { id } = zAdminUserParams.parse(request.params);
+    const limits = zUserLimits.parse(request.body ?? {});
+    return { limits: await setLimits(db, id, limits) };
+  });
+
+  // What the instance spent, by provider and by user.
+  app.get("/api/admin/spend", async (request): Promise<AdminSpend> => {
+    const admin = await requireUser(ctx.auth, request);
+    await assertIsAdmin(db, admin);
+    const { days } = zUsageQuery.parse(request.query ?? {});
+    return { days, ...(await instanceSpend(db, days)) };
   });
 }

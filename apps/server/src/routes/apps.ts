@@ -2,6 +2,7 @@ import { zAppParams, zAppRunParams, zAppRunRequest } from "@atelier/core";
 import type { FastifyInstance } from "fastify";
 import { listAppRuns, readAppRun, startAppRun } from "../commands/apps/app-runs.ts";
 import { takeGenerationQuota } from "../commands/quotas/generation-quota.ts";
+import { assertRunAffordable, runBudgetDeps } from "../commands/quotas/run-budget.ts";
 import type { AppContext } from "../context.ts";
 import { addressOf } from "../http/limits.ts";
 import { mediaFileUrl } from "../http/media-presenters.ts";
@@ -20,6 +21,7 @@ export async function appRoutes(app: FastifyInstance, ctx: AppContext) {
   // A file field takes a file uploaded to this server, never an outside URL.
   const uploads = mediaFileUrl(ctx.config.publicUrl, "");
   const isOwnMedia = (url: string) => url.startsWith(uploads) && !url.includes("..");
+  const runBudget = runBudgetDeps(ctx);
 
   app.get("/api/apps/:slug", async (request) => {
     const user = await currentUser(ctx.auth, request);
@@ -35,7 +37,9 @@ export async function appRoutes(app: FastifyInstance, ctx: AppContext) {
     const body = zAppRunRequest.parse(request.body ?? {});
     const starter = { id: runner.id, isAnonymous: false, address: addressOf(request) };
     await takeGenerationQuota(db, limits, starter, { run: true });
-    const run = await startAppRun(db, runner.id, found, body, isOwnMedia);
+    const run = await startAppRun(db, runner.id, found, body, isOwnMedia, (plan) =>
+      assertRunAffordable(runBudget, runner.id, plan),
+    );
     await (await ctx.runs()).kick(runner.id);
     const read = await readAppRun(db, found, runner.id, run.id);
     return reply.code(202).send({ run: presentAppRun(read, found, runner.id) });

@@ -69,6 +69,7 @@ export async function generateRoutes(app: FastifyInstance, ctx: AppContext) {
         publicUrl: ctx.config.publicUrl,
         generation: await ctx.generation(),
         anonymousRuns: ctx.config.generation.anonymousRuns,
+        budgets: ctx.config.limits.budgets,
         // Inline media is stored like an upload: it counts against the anonymous budget.
         beforeStoreInline: (bytes) => {
           if (user.isAnonymous)

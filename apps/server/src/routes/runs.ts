@@ -10,6 +10,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { cancelJob } from "../commands/cancel-job.ts";
 import { takeGenerationQuota } from "../commands/quotas/generation-quota.ts";
+import { assertRunAffordable, runBudgetDeps } from "../commands/quotas/run-budget.ts";
 import {
   cancelAllRuns,
   cancelRun,
@@ -38,6 +39,7 @@ export async function runRoutes(app: FastifyInstance, ctx: AppContext) {
       cancelJob({ db, providers: async () => (await ctx.generation()).providers }, job),
   };
   const kick = async (userId: string) => (await ctx.runs()).kick(userId);
+  const runBudget = runBudgetDeps(ctx);
 
   app.post("/api/runs", { bodyLimit: RUN_BODY_LIMIT }, async (request, reply) => {
     const user = await requireSession(ctx.auth, request);
@@ -45,7 +47,9 @@ export async function runRoutes(app: FastifyInstance, ctx: AppContext) {
     const workflow = body.workflowId ? await assertCanRunWorkflow(db, user, body.workflowId) : null;
     const starter = { id: user.id, isAnonymous: user.isAnonymous, address: addressOf(request) };
     await takeGenerationQuota(db, limits, starter, { run: true });
-    const run = await createRun(db, user.id, body, workflow);
+    const run = await createRun(db, user.id, body, workflow, undefined, (plan) =>
+      assertRunAffordable(runBudget, user.id, plan),
+    );
     await kick(user.id);
     return reply.code(202).send({ run: presentRun(await readRun(db, run), false) });
   });

@@ -212,6 +212,8 @@ export function probesFor(ids: {
       { method: "POST", path: "/api/runs", body: { workflowId: ids.workflow }, expect: [404] },
     ],
     "GET /api/runs": [{ method: "GET", path: "/api/runs", expect: [200] }],
+    "GET /api/pricing": [{ method: "GET", path: "/api/pricing", expect: [200] }],
+    "GET /api/usage": [{ method: "GET", path: "/api/usage", expect: [200] }],
     "GET /api/runs/:id": [{ method: "GET", path: `/api/runs/${ids.run}`, expect: [404] }],
     "POST /api/runs/:id/cancel": [
       { method: "POST", path: `/api/runs/${ids.run}/cancel`, body: {}, expect: [404] },
@@ -313,6 +315,23 @@ export function probesFor(ids: {
     "POST /api/admin/users/:id/reset-link": [
       { method: "POST", path: "/api/admin/users/x/reset-link", body: {}, expect: [403] },
     ],
+    "GET /api/admin/users/:id/limits": [
+      { method: "GET", path: "/api/admin/users/x/limits", expect: [403] },
+    ],
+    "PUT /api/admin/users/:id/limits": [
+      {
+        method: "PUT",
+        path: "/api/admin/users/x/limits",
+        body: {
+          generationsPerMinute: 1,
+          concurrentJobs: 1,
+          dailyBudgetUsd: 0,
+          monthlyBudgetUsd: 0,
+        },
+        expect: [403],
+      },
+    ],
+    "GET /api/admin/spend": [{ method: "GET", path: "/api/admin/spend", expect: [403] }],
     "DELETE /api/admin/invites/:id": [
       { method: "DELETE", path: "/api/admin/invites/x", expect: [403] },
     ],

@@ -156,4 +156,47 @@ export const SHARING_ROUTES: Record<string, Entry> = {
     anonymous: 401,
     probe: () => ({ path: "/api/admin/users/no-such-user/reset-link", json: {} }),
   },
+  "GET /api/admin/users/:id/limits": {
+    writes: false,
+    owner: 403,
+    other: 403,
+    anonymous: 401,
+    probe: () => ({ path: "/api/admin/users/no-such-user/limits" }),
+  },
+  "PUT /api/admin/users/:id/limits": {
+    writes: true,
+    owner: 403,
+    other: 403,
+    anonymous: 401,
+    probe: () => ({
+      path: "/api/admin/users/no-such-user/limits",
+      json: {
+        generationsPerMinute: null,
+        concurrentJobs: null,
+        dailyBudgetUsd: 1,
+        monthlyBudgetUsd: null,
+      },
+    }),
+  },
+  "GET /api/admin/spend": {
+    writes: false,
+    owner: 403,
+    other: 403,
+    anonymous: 401,
+    probe: () => ({ path: "/api/admin/spend" }),
+  },
+  "GET /api/pricing": {
+    writes: false,
+    owner: 200,
+    other: 200,
+    anonymous: 200,
+    probe: () => ({ path: "/api/pricing" }),
+  },
+  "GET /api/usage": {
+    writes: false,
+    owner: 200,
+    other: 200,
+    anonymous: 401,
+    probe: () => ({ path: "/api/usage" }),
+  },
 };

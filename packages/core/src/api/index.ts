@@ -2,6 +2,7 @@ export * from "./admin-users.ts";
 export * from "./apps.ts";
 export * from "./common.ts";
 export * from "./constants.ts";
+export * from "./costs.ts";
 export * from "./folders.ts";
 export * from "./generate.ts";
 export * from "./media.ts";

@@ -6,6 +6,7 @@ export * from "./duplicate.ts";
 export * from "./group.ts";
 export * from "./order.ts";
 export * from "./references.ts";
+export * from "./run-cost.ts";
 export * from "./run-inputs.ts";
 export * from "./run-node.ts";
 export * from "./run-plan.ts";

@@ -4,6 +4,7 @@ import {
   appRunNodes,
   RUN_ENGINE_MESSAGES,
   RUN_LIMITS,
+  type RunPlan,
   type SavedEdge,
   type SavedNode,
 } from "@atelier/core";
@@ -28,6 +29,7 @@ export async function startAppRun(
   app: AppRow,
   request: AppRunRequest,
   isOwnMedia: (url: string) => boolean,
+  beforeWrite?: (plan: RunPlan) => Promise<void>,
 ): Promise<RunRow> {
   const graph = app.graph as { nodes: SavedNode[]; edges: SavedEdge[] };
   const applied = applyAppValues(graph, app.fields, request.values, isOwnMedia);
@@ -41,6 +43,7 @@ export async function startAppRun(
     { graph: { nodes: applied.nodes, edges: graph.edges }, target },
     null,
     { id: app.id, version: app.version },
+    beforeWrite,
   );
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { planRun, type RunRequest } from "@atelier/core";
+import { planRun, type RunPlan, type RunRequest } from "@atelier/core";
 import type { AppDb } from "../../db/client.ts";
 import type { RunRow, WorkflowRecord } from "../../db/rows.ts";
 import { runNodes, runs } from "../../db/schema.ts";
@@ -19,6 +19,8 @@ export async function createRun(
   request: RunRequest,
   workflow: WorkflowRecord | null,
   app?: { id: string; version: number },
+  /** Checks the plan before anything is written (a budget may refuse it). */
+  beforeWrite?: (plan: RunPlan) => Promise<void>,
 ): Promise<RunRow> {
   const graph = await graphForRun(db, userId, request, workflow);
   const target = request.target ?? { all: true as const };
@@ -26,6 +28,7 @@ export async function createRun(
   const planned = planRun(graph, target, inputs);
   if (!planned.ok) throw new InvalidInputError(planned.message);
   const { plan } = planned;
+  await beforeWrite?.(plan);
   const id = randomUUID();
   const labels = new Map(plan.nodes.map((node) => [node.id, node.data.label ?? null]));
   const run = await db.transaction(async (transaction) => {

@@ -1,6 +1,7 @@
 import {
   SHARE_TOKEN_HEADER,
   zActiveRunsResponse,
+  zAdminSpend,
   zAdminStatusResponse,
   zAdminUserListResponse,
   zAdminUserParams,
@@ -41,6 +42,7 @@ import {
   zMediaUploadResponse,
   zMoveWorkflowsResponse,
   zNameVersionRequest,
+  zPricing,
   zPublishAppRequest,
   zQueueState,
   zQueueStatusRequest,
@@ -65,6 +67,9 @@ import {
   zUpdateAccountRequest,
   zUpdateAccountResponse,
   zUpdateFolderRequest,
+  zUsage,
+  zUsageQuery,
+  zUserLimits,
   zVersionListResponse,
   zVersionParams,
   zVersionResponse,
@@ -92,6 +97,7 @@ const workflows = routesOf("Workflows");
 const generate = routesOf("Generation");
 const queue = routesOf("Queue");
 const runs = routesOf("Runs");
+const costs = routesOf("Costs");
 const media = routesOf("Media");
 const shares = routesOf("Sharing");
 const apps = routesOf("Apps");
@@ -157,6 +163,9 @@ export const API_ROUTES: readonly ApiRoute[] = [
   queue("GET /api/queue/jobs", "Your unfinished and latest jobs", "session", { query: z.object({ workflowId: z.string().max(200).optional() }) }),
   queue("GET /api/queue/events", "Follow your jobs (server-sent events)", "session", { stream: zQueueStatusResponse }),
 
+  costs("GET /api/pricing", "Where your runs go (providers allowed, work done here), for cost estimates: core's price rules give each node's price", "public", { response: zPricing }),
+  costs("GET /api/usage", "Your spend over the last `days` (UTC days) by day and model, and your budgets", "session", { query: zUsageQuery, response: zUsage }),
+
   runs("POST /api/runs", "Run a workflow on the server: all, up to a node, or a list of nodes, with parameter overrides", "session", { body: zRunRequest, status: 202, response: zRunResponse }),
   runs("GET /api/runs", "Your queue: active runs in order, and whether it is paused", "session", { response: zActiveRunsResponse }),
   runs("GET /api/runs/:id", "A run: each node's status, progress, timings, outputs and errors", "session", { response: zRunResponse }),
@@ -185,6 +194,9 @@ export const API_ROUTES: readonly ApiRoute[] = [
   admin("DELETE /api/admin/invites/:id", "Withdraw an invitation", "account", { params: zInviteParams, response: zSuccessResponse, description: "Admins only (403 otherwise)." }),
   admin("GET /api/admin/users", "Accounts (no anonymous sessions), newest first, 100 at most; `q` finds addresses", "account", { query: zAdminUserQuery, response: zAdminUserListResponse, description: "Admins only (403 otherwise)." }),
   admin("PATCH /api/admin/users/:id", "Disable an account (no sign-in; its sessions end, its API tokens are refused) or enable it", "account", { params: zAdminUserParams, body: zUpdateAccountRequest, response: zUpdateAccountResponse, description: "Admins only (403 otherwise); an admin cannot disable their own account (400)." }),
+  admin("GET /api/admin/users/:id/limits", "One account's own quotas and budgets (null: the instance's default)", "account", { params: zAdminUserParams, response: z.object({ limits: zUserLimits }), description: "Admins only (403 otherwise)." }),
+  admin("PUT /api/admin/users/:id/limits", "Set one account's own quotas and budgets (all null: back to the defaults)", "account", { params: zAdminUserParams, body: zUserLimits, response: z.object({ limits: zUserLimits }), description: "Admins only (403 otherwise)." }),
+  admin("GET /api/admin/spend", "What the instance spent over the last `days` (UTC days): completed jobs by provider and by user", "account", { query: zUsageQuery, response: zAdminSpend, description: "Admins only (403 otherwise). Jobs with no published price count as unpriced, not as money." }),
   admin("POST /api/admin/users/:id/reset-link", "A one-time link (an hour) that sets the account's password", "account", { params: zAdminUserParams, status: 201, response: zResetLinkResponse, description: "Admins only (403 otherwise). Hand it over yourself: it is not mailed." }),
 
   media("POST /api/media", "Upload a file (signed out: to the temporary workflow only)", "optional", { multipart: zMediaUploadFields, status: 201, response: zMediaUploadResponse }),

@@ -1,0 +1,48 @@
+import { type AnonymousRuns, estimateGraphRun, type RunPlan } from "@atelier/core";
+import type { AppContext } from "../../context.ts";
+import type { AppDb } from "../../db/client.ts";
+import type { SpendBudgets } from "../../env-limits.ts";
+import type { ProviderRegistry } from "../../providers/registry.ts";
+import { providersFor } from "../generation.ts";
+import { assertAffordable, budgetsOf } from "./spend-budget.ts";
+
+export interface RunBudgetDeps {
+  db: AppDb;
+  budgets: SpendBudgets;
+  providers: () => Promise<ProviderRegistry>;
+  anonymousRuns: AnonymousRuns;
+}
+
+/** The run budget check's needs, from the app's context (providers start on first use). */
+export function runBudgetDeps(ctx: AppContext): RunBudgetDeps {
+  return {
+    db: ctx.database.db,
+    budgets: ctx.config.limits.budgets,
+    providers: async () => (await ctx.generation()).providers,
+    anonymousRuns: ctx.config.generation.anonymousRuns,
+  };
+}
+
+/**
+ * Refuses a run whose steps together are estimated above what a budget has left, before
+ * anything is written or submitted (each job is checked again as it starts). Steps with no
+ * published price count for nothing.
+ */
+export async function assertRunAffordable(
+  deps: RunBudgetDeps,
+  userId: string,
+  plan: RunPlan,
+): Promise<void> {
+  const { db, budgets } = deps;
+  const own = await budgetsOf(db, budgets, userId);
+  const instance = budgets.instanceDailyUsd !== null || budgets.instanceMonthlyUsd !== null;
+  if (own.daily === null && own.monthly === null && !instance) return;
+  const providers = await deps.providers();
+  const configured = await providersFor(db, providers, userId, deps.anonymousRuns);
+  const total = estimateGraphRun(
+    plan,
+    plan.steps.map((step) => step.id),
+    { configured, doneLocally: providers.doneLocally },
+  );
+  await assertAffordable(db, budgets, userId, total.usd);
+}

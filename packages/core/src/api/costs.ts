@@ -1,0 +1,92 @@
+import { z } from "zod";
+
+/** Money for people, to the cent: "$0.40". */
+export const dollars = (usd: number) => `$${Math.max(0, usd).toFixed(2)}`;
+
+/** The budgets a run may be refused by, as the refusal names them. */
+export const BUDGET_NAMES = {
+  userDaily: "your daily budget",
+  userMonthly: "your monthly budget",
+  instanceDaily: "this instance's daily budget",
+  instanceMonthly: "this instance's monthly budget",
+} as const;
+export type BudgetName = keyof typeof BUDGET_NAMES;
+
+export const COST_MESSAGES = {
+  /** 429: a start whose estimate is more than a budget has left (nothing was submitted). */
+  overBudget: (cost: number, budget: BudgetName, left: number, limit: number) =>
+    `Over budget: this would cost ${dollars(cost)} but ${dollars(left)} is left of ${BUDGET_NAMES[budget]} (${dollars(limit)})`,
+  /** Asked before Run all / Run to here / an app run above the user's threshold. */
+  confirmRun: (total: string, unknown: number) =>
+    unknown > 0
+      ? `This run is estimated at ${total}, plus ${unknown} node${unknown === 1 ? "" : "s"} with no published price. Run it?`
+      : `This run is estimated at ${total}. Run it?`,
+} as const;
+
+/** GET /api/pricing: where this session's jobs may run, for estimates in the editor. */
+export const zPricing = z.object({
+  /** Providers this session's jobs may use (`local` always). */
+  providers: z.array(z.string()),
+  /** Node types this server does itself whatever keys are set (free). */
+  doneLocally: z.array(z.string()),
+});
+export type Pricing = z.infer<typeof zPricing>;
+
+const zBudget = z.object({ limitUsd: z.number(), spentUsd: z.number() }).nullable();
+
+/** One day's spend on one model: completed jobs, their cost, and how many had no price. */
+export const zUsageRow = z.object({
+  day: z.string(),
+  model: z.string(),
+  jobs: z.number().int(),
+  usd: z.number(),
+  unpriced: z.number().int(),
+});
+export type UsageRow = z.infer<typeof zUsageRow>;
+
+/** GET /api/usage: the user's spend by day and model, and their budgets. */
+export const zUsage = z.object({
+  days: z.number().int(),
+  rows: z.array(zUsageRow),
+  budgets: z.object({ daily: zBudget, monthly: zBudget }),
+});
+export type Usage = z.infer<typeof zUsage>;
+
+export const zUsageQuery = z.object({
+  days: z.coerce.number().int().min(1).max(366).default(30),
+});
+
+const usdOrNull = z.number().min(0).max(1_000_000).nullable();
+const countOrNull = z.number().int().min(1).max(1_000_000).nullable();
+
+/** PUT /api/admin/users/:id/limits: one user's own limits (null: the instance's default). */
+export const zUserLimits = z.object({
+  generationsPerMinute: countOrNull,
+  concurrentJobs: countOrNull,
+  dailyBudgetUsd: usdOrNull,
+  monthlyBudgetUsd: usdOrNull,
+});
+export type UserLimits = z.infer<typeof zUserLimits>;
+
+/** GET /api/admin/spend: completed jobs' cost by provider and by user over `days`. */
+export const zAdminSpend = z.object({
+  days: z.number().int(),
+  byProvider: z.array(
+    z.object({
+      provider: z.string(),
+      jobs: z.number().int(),
+      usd: z.number(),
+      unpriced: z.number().int(),
+    }),
+  ),
+  byUser: z.array(
+    z.object({
+      userId: z.string(),
+      email: z.string().nullable(),
+      jobs: z.number().int(),
+      usd: z.number(),
+      unpriced: z.number().int(),
+    }),
+  ),
+});
+export type AdminSpend = z.infer<typeof zAdminSpend>;

@@ -1,0 +1,51 @@
+import {
+  estimateNode,
+  type NodeEstimate,
+  type RunProviders,
+  type TotalEstimate,
+  totalOf,
+} from "../catalogue/estimate.ts";
+import { getNodeDefinition } from "../catalogue/registry.ts";
+import type { RunNode } from "./run-node.ts";
+import type { GraphEdge } from "./types.ts";
+
+/**
+ * What running a node of a graph is expected to cost: its parameters (defaults filled in)
+ * and the ports wired into it pick the endpoint, whose published price is the estimate.
+ * Null for a node that runs nothing (or an unknown type).
+ */
+export function estimateGraphNode(
+  node: RunNode,
+  edges: readonly GraphEdge[],
+  providers: RunProviders,
+): NodeEstimate | null {
+  const definition = node.type ? getNodeDefinition(node.type) : undefined;
+  if (!definition || definition.run.kind === "none") return null;
+  const raw: Record<string, unknown> = {};
+  for (const [name, slot] of Object.entries(node.data.inputValues ?? {})) raw[name] = slot?.value;
+  const parsed = definition.params.safeParse(raw);
+  const params = parsed.success ? (parsed.data as Record<string, unknown>) : raw;
+  const firstPort = definition.inputs[0]?.id;
+  const connected = new Set<string>();
+  for (const edge of edges)
+    if (edge.target === node.id) {
+      const port = edge.targetHandle ?? firstPort;
+      if (port) connected.add(port);
+    }
+  return estimateNode(definition, connected, params, providers);
+}
+
+/** The total for the nodes `ids` of a graph (a run's steps). */
+export function estimateGraphRun(
+  graph: { nodes: readonly RunNode[]; edges: readonly GraphEdge[] },
+  ids: readonly string[],
+  providers: RunProviders,
+): TotalEstimate {
+  const byId = new Map(graph.nodes.map((node) => [node.id, node]));
+  return totalOf(
+    ids.map((id) => {
+      const node = byId.get(id);
+      return node ? estimateGraphNode(node, graph.edges, providers) : null;
+    }),
+  );
+}
