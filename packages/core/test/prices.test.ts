@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  estimateGraphRun,
   estimateNode,
   formatUsd,
   getNodeDefinition,
@@ -7,6 +8,7 @@ import {
   PRICE_RULES,
   priceOf,
   resolveRunTarget,
+  runSignatureOf,
   totalOf,
 } from "../src/index.ts";
 
@@ -78,6 +80,26 @@ describe("resolveRunTarget: a model choice with connected inputs", () => {
     ).toMatchObject({ endpoint: "fal-ai/veo3/fast/image-to-video" });
     expect(resolveRunTarget(veo3, new Set(), { model: "fast" }, fal.configured)).toMatchObject({
       endpoint: "fal-ai/veo3/fast",
+    });
+  });
+});
+
+describe("estimateGraphRun: what a run of several nodes is expected to cost", () => {
+  const veo = (id: string, data: Record<string, unknown> = {}) => ({
+    id,
+    type: "veo3-video",
+    data: { inputValues: { prompt: { value: "waves" }, duration: { value: "4s" } }, ...data },
+  });
+
+  it("adds the steps' estimates; a node unchanged since it completed counts for nothing", () => {
+    const nodes = [veo("a"), veo("b"), { id: "t", type: "text", data: {} }];
+    const graph = { nodes, edges: [] };
+    expect(estimateGraphRun(graph, ["a", "b", "t"], fal)).toEqual({ usd: 3.2, unknown: 0 });
+    const signature = runSignatureOf(nodes, [], "b");
+    const done = [veo("a"), veo("b", { status: "complete", runSignature: signature })];
+    expect(estimateGraphRun({ nodes: done, edges: [] }, ["a", "b"], fal)).toEqual({
+      usd: 1.6,
+      unknown: 0,
     });
   });
 });

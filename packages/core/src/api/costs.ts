@@ -1,7 +1,6 @@
 import { z } from "zod";
 
-/** Money for people, to the cent: "$0.40". */
-export const dollars = (usd: number) => `$${Math.max(0, usd).toFixed(2)}`;
+import { dollars } from "./money.ts";
 
 /** The budgets a run may be refused by, as the refusal names them. */
 export const BUDGET_NAMES = {
@@ -21,6 +20,8 @@ export const COST_MESSAGES = {
     unknown > 0
       ? `This run is estimated at ${total}, plus ${unknown} node${unknown === 1 ? "" : "s"} with no published price. Run it?`
       : `This run is estimated at ${total}. Run it?`,
+  /** A run the user chose not to start at its estimate. */
+  declined: "Not run: its estimated cost was not confirmed",
 } as const;
 
 /** GET /api/pricing: where this session's jobs may run, for estimates in the editor. */

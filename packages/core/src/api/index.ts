@@ -6,6 +6,7 @@ export * from "./costs.ts";
 export * from "./folders.ts";
 export * from "./generate.ts";
 export * from "./media.ts";
+export * from "./money.ts";
 export * from "./provenance.ts";
 export * from "./queue.ts";
 export * from "./quotas.ts";

@@ -57,11 +57,3 @@ export function priceOf(endpoint: string, params: Params): number | null {
   const rule = PRICE_RULES[endpoint];
   return rule ? rule.charge(params) : null;
 }
-
-/** A cost for people: "$1.20", "<$0.01", "Free"; unknown when null. */
-export function formatUsd(usd: number | null): string {
-  if (usd === null) return "Cost unknown";
-  if (usd === 0) return "Free";
-  if (usd < 0.01) return "<$0.01";
-  return `$${usd.toFixed(2)}`;
-}

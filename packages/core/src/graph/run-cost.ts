@@ -6,6 +6,7 @@ import {
   totalOf,
 } from "../catalogue/estimate.ts";
 import { getNodeDefinition } from "../catalogue/registry.ts";
+import { runSignatureOf } from "./run-inputs.ts";
 import type { RunNode } from "./run-node.ts";
 import type { GraphEdge } from "./types.ts";
 
@@ -35,7 +36,11 @@ export function estimateGraphNode(
   return estimateNode(definition, connected, params, providers);
 }
 
-/** The total for the nodes `ids` of a graph (a run's steps). */
+/**
+ * The total for the nodes `ids` of a graph (a run's steps). A node that completed with the
+ * same model, inputs and parameters keeps its result in a run (it is skipped), so it counts
+ * for nothing.
+ */
 export function estimateGraphRun(
   graph: { nodes: readonly RunNode[]; edges: readonly GraphEdge[] },
   ids: readonly string[],
@@ -45,7 +50,11 @@ export function estimateGraphRun(
   return totalOf(
     ids.map((id) => {
       const node = byId.get(id);
-      return node ? estimateGraphNode(node, graph.edges, providers) : null;
+      if (!node) return null;
+      const unchanged =
+        node.data.status === "complete" &&
+        node.data.runSignature === runSignatureOf(graph.nodes, graph.edges, id);
+      return unchanged ? null : estimateGraphNode(node, graph.edges, providers);
     }),
   );
 }

@@ -5,6 +5,7 @@ import { useDocument } from "../document/context.tsx";
 import { usePersistence } from "../persistence/context.tsx";
 import { SaveStatus } from "../persistence/SaveStatus.tsx";
 import { useRunner } from "../runs/context.tsx";
+import { RunAllButton } from "../runs/RunAllButton.tsx";
 import { signOut } from "../workspace/session-actions.ts";
 import { useWorkspace } from "../workspace/store.ts";
 
@@ -109,13 +110,7 @@ export const TopBar = memo(function TopBar({
             event.target.value = "";
           }}
         />
-        <button
-          type="button"
-          onClick={() => void runner.runGraph(null)}
-          title="Run every node in dependency order; unchanged nodes keep their results"
-        >
-          Run all
-        </button>
+        <RunAllButton onRun={() => void runner.runGraph(null)} />
         <button
           type="button"
           disabled={!cloudWorkflow}

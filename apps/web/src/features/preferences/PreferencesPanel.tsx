@@ -73,6 +73,23 @@ export function PreferencesPanel({ onClose }: { onClose(): void }) {
         />
         MB
       </label>
+      <label className="pref">
+        Ask before runs estimated above $
+        <input
+          type="number"
+          min={0}
+          max={10000}
+          step={0.5}
+          value={preferences.confirmRunAboveUsd}
+          onChange={(event) =>
+            preferences.setPreference(
+              "confirmRunAboveUsd",
+              Math.max(0, Number(event.target.value) || 0),
+            )
+          }
+          aria-label="Ask before runs estimated above (US dollars)"
+        />
+      </label>
       <div className="modal-actions">
         <button type="button" onClick={() => preferences.resetPreferences()}>
           Reset to defaults

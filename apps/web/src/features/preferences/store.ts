@@ -12,6 +12,8 @@ import { create } from "zustand";
 export const PREFERENCES = {
   ...PREFERENCE_DEFAULTS,
   desktopNotifications: NOTIFICATION_SETTING_DEFAULT,
+  /** Run all, Run to here and app runs estimated above this (US dollars) ask first. */
+  confirmRunAboveUsd: 1,
 };
 
 export type Preferences = typeof PREFERENCES;

@@ -1,9 +1,11 @@
+import { getNodeDefinition } from "@atelier/core";
 import { memo } from "react";
+import { NodeCost } from "../costs/cost-parts.ts";
 import { useRunner } from "./context.tsx";
 import { isActive, useNodeRun } from "./runs-store.ts";
 
 /**
- * A node's Run button, and while its job runs: queue position or progress, and Cancel.
+ * A node's Run button, its cost estimate, and while its job runs: queue position or progress, and Cancel.
  * Subscribes to this node's queue entry only.
  */
 export const RunControls = memo(function RunControls({ id, type }: { id: string; type: string }) {
@@ -42,6 +44,7 @@ export const RunControls = memo(function RunControls({ id, type }: { id: string;
       >
         Run to here
       </button>
+      {getNodeDefinition(type)?.run.kind === "provider" ? <NodeCost id={id} /> : null}
     </span>
   );
 });

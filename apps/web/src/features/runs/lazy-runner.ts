@@ -20,7 +20,7 @@ export function createLazyRunner(
       import("../../services/runs-api.ts"),
       client ?? import("../../services/api.ts").then((module) => module.api),
     ]).then(([{ createRunner }, { runsApi }, api]) =>
-      createRunner(documents, { runsApi, ...deps, api }),
+      createRunner(documents, { runsApi, askCost: true, ...deps, api }),
     );
     return loaded;
   };

@@ -1,4 +1,5 @@
 import {
+  COST_MESSAGES,
   gatherInputs,
   LIMITS,
   parseAutomationItemId,
@@ -38,6 +39,11 @@ export interface RunnerDeps {
   newKey?: () => string;
   /** A server-side run changed (the queue panel reads the queue again). */
   onRunChange?: () => void;
+  /**
+   * Before Run all / Run to here, show the run's estimated cost and wait for a yes when it is
+   * above the user's threshold (the editor does; tests leave it out).
+   */
+  askCost?: boolean;
 }
 
 export interface Runner {
@@ -324,6 +330,11 @@ export function createRunner(documents: DocumentStore, deps: RunnerDeps): Runner
     isRunnable,
 
     async runGraph(target) {
+      if (deps.askCost) {
+        const { confirmRunAt } = await import("../costs/cost-prompt.ts");
+        if (!(await confirmRunAt(documents, target)))
+          return { ok: false, error: COST_MESSAGES.declined };
+      }
       const { nodes, edges } = documents.getState();
       const scope = target ? [...upstreamOf(target, edges), target] : nodes.map((node) => node.id);
       const automated = scope.some((id) => nodeOf(id)?.type === "image-automation");

@@ -1,0 +1,30 @@
+import { formatUsd } from "@atelier/core";
+import { memo, useEffect } from "react";
+import { useDocumentStore } from "../document/context.tsx";
+import { followEstimates } from "./estimates.ts";
+import { useEstimates } from "./estimates-store.ts";
+
+/**
+ * What running this node is expected to cost, before it runs: the published price of the
+ * endpoint its parameters and wires pick, "Free" on this server's own provider, or "Cost
+ * unknown" where no price is published. Reads this node's estimate only.
+ */
+export const NodeCost = memo(function NodeCost({ id }: { id: string }) {
+  const documents = useDocumentStore();
+  useEffect(() => followEstimates(documents), [documents]);
+  const estimate = useEstimates((state) => state.byNode[id]);
+  if (!estimate) return null;
+  const title =
+    estimate.provider === "local"
+      ? "Runs on this server: no provider is paid"
+      : estimate.usd === null
+        ? `No published price for ${estimate.endpoint} (${estimate.provider})`
+        : `${estimate.provider}'s published price for ${estimate.endpoint}`;
+  return (
+    <span className="node-cost" title={title} data-testid="node-cost">
+      {estimate.usd === null || estimate.usd === 0
+        ? formatUsd(estimate.usd)
+        : `Est. ${formatUsd(estimate.usd)}`}
+    </span>
+  );
+});

@@ -1,0 +1,150 @@
+import {
+  estimateGraphNode,
+  estimateGraphRun,
+  getNodeDefinition,
+  type NodeEstimate,
+  type RunProviders,
+  type TotalEstimate,
+  upstreamOf,
+} from "@atelier/core";
+import { costsApi } from "../../services/costs-api.ts";
+import type { DocumentStore } from "../document/store.ts";
+import { useWorkspace } from "../workspace/store.ts";
+import { useEstimates } from "./estimates-store.ts";
+
+/** Edits come in bursts (typing, dragging): estimates follow a moment after the last one. */
+const SETTLE_MS = 150;
+
+let pricing: Promise<RunProviders | null> | null = null;
+let pricingFor: string | null | undefined;
+
+/** Where this session's runs go (GET /api/pricing), asked again when the user changes. */
+export function runProviders(): Promise<RunProviders | null> {
+  const userId = useWorkspace.getState().user?.id ?? null;
+  if (pricing && pricingFor === userId) return pricing;
+  pricingFor = userId;
+  pricing = costsApi.pricing().then(
+    (answer) => ({
+      configured: new Set(answer.providers),
+      doneLocally: new Set(answer.doneLocally),
+    }),
+    // Offline: no estimates until the next try.
+    () => {
+      pricing = null;
+      return null;
+    },
+  );
+  return pricing;
+}
+
+const runsOnProvider = (type: string | undefined) =>
+  type ? getNodeDefinition(type)?.run.kind === "provider" : false;
+
+/** The scope Run to here (or Run all, with no target) would run. */
+function scopeOf(documents: DocumentStore, target: string | null): string[] {
+  const { nodes, edges } = documents.getState();
+  return target ? [...upstreamOf(target, edges), target] : nodes.map((node) => node.id);
+}
+
+/** What a run of the open workflow (all, or up to `target`) is expected to cost. */
+export async function estimateRun(
+  documents: DocumentStore,
+  target: string | null,
+): Promise<TotalEstimate | null> {
+  const providers = await runProviders();
+  if (!providers) return null;
+  return estimateGraphRun(documents.getState(), scopeOf(documents, target), providers);
+}
+
+const following = new WeakSet<DocumentStore>();
+
+/**
+ * Keeps `useEstimates` current for a document: each provider node's estimate (recomputed
+ * only for nodes whose data or wiring changed) and Run all's total. Once per store.
+ */
+export function followEstimates(documents: DocumentStore): void {
+  if (following.has(documents)) return;
+  following.add(documents);
+  const cache = new Map<string, { data: unknown; wired: string; estimate: NodeEstimate | null }>();
+  let scheduled = false;
+  let providers: RunProviders | null = null;
+
+  // What the last pass saw: a pass over a drag (positions only) has nothing to do.
+  let lastEdges: unknown = null;
+  let lastData = new Map<string, unknown>();
+  let fresh = true;
+
+  const recompute = () => {
+    scheduled = false;
+    if (!providers) return;
+    // Mid-drag, nothing that costs money changes: wait for the drop.
+    if (documents.getState().isDragging()) return schedule();
+    const { nodes, edges } = documents.getState();
+    let moved = fresh || edges !== lastEdges || nodes.length !== lastData.size;
+    for (const node of nodes) if (lastData.get(node.id) !== node.data) moved = true;
+    if (!moved) return;
+    fresh = false;
+    lastEdges = edges;
+    lastData = new Map(nodes.map((node) => [node.id, node.data]));
+    const wiredInto = new Map<string, string[]>();
+    for (const edge of edges) {
+      const list = wiredInto.get(edge.target) ?? [];
+      list.push(`${edge.targetHandle ?? ""}`);
+      wiredInto.set(edge.target, list);
+    }
+    const byNode: Record<string, NodeEstimate> = {};
+    const before = useEstimates.getState().byNode;
+    let changed = false;
+    for (const node of nodes) {
+      if (!runsOnProvider(node.type)) continue;
+      const wired = (wiredInto.get(node.id) ?? []).sort().join(",");
+      let entry = cache.get(node.id);
+      if (!entry || entry.data !== node.data || entry.wired !== wired) {
+        entry = { data: node.data, wired, estimate: estimateGraphNode(node, edges, providers) };
+        cache.set(node.id, entry);
+      }
+      if (!entry.estimate) continue;
+      byNode[node.id] = entry.estimate;
+      if (before[node.id] !== entry.estimate) changed = true;
+    }
+    if (Object.keys(before).length !== Object.keys(byNode).length) changed = true;
+    const total = estimateGraphRun(
+      { nodes, edges },
+      nodes.map((node) => node.id),
+      providers,
+    );
+    const old = useEstimates.getState().total;
+    const totalChanged = !old || old.usd !== total.usd || old.unknown !== total.unknown;
+    if (changed || totalChanged)
+      useEstimates.setState({
+        ...(changed ? { byNode } : {}),
+        ...(totalChanged ? { total } : {}),
+      });
+  };
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    setTimeout(recompute, SETTLE_MS);
+  };
+  const refreshPricing = () =>
+    void runProviders().then((answer) => {
+      providers = answer;
+      cache.clear();
+      fresh = true;
+      schedule();
+    });
+
+  let seen = documents.getState();
+  documents.subscribe((state) => {
+    if (state.nodes === seen.nodes && state.edges === seen.edges) return;
+    seen = state;
+    schedule();
+  });
+  let user = useWorkspace.getState().user;
+  useWorkspace.subscribe((state) => {
+    if (state.user === user) return;
+    user = state.user;
+    refreshPricing();
+  });
+  refreshPricing();
+}

@@ -1,0 +1,81 @@
+import { beforeEach, describe, expect, it, vi } from "vitest";
+
+// This session's runs go to fal (GET /api/pricing).
+const pricing = vi.hoisted(() => ({ calls: 0 }));
+vi.mock("../src/services/costs-api.ts", () => ({
+  costsApi: {
+    pricing: async () => {
+      pricing.calls++;
+      return { providers: ["fal", "local"], doneLocally: [] };
+    },
+  },
+}));
+
+const { createDocumentStore } = await import("../src/features/document/store.ts");
+const { followEstimates } = await import("../src/features/costs/estimates.ts");
+const { useEstimates } = await import("../src/features/costs/estimates-store.ts");
+const { confirmRunCost } = await import("../src/features/costs/cost-prompt.ts");
+const { useCostPrompt } = await import("../src/features/costs/cost-prompt-store.ts");
+const { usePreferences } = await import("../src/features/preferences/store.ts");
+
+/** The estimates follow edits a moment after the last one. */
+const settled = () => vi.advanceTimersByTimeAsync(200);
+
+describe("cost estimates in the editor", () => {
+  beforeEach(() => vi.useFakeTimers());
+
+  it("estimates each provider node from its parameters and wires, and Run all's total", async () => {
+    const documents = createDocumentStore();
+    const state = () => documents.getState();
+    const first = state().addNode("utility", { x: 0, y: 0 });
+    const last = state().addNode("utility", { x: 0, y: 200 });
+    const veo = state().addNode("veo31-video", { x: 400, y: 0 });
+    const flux = state().addNode("flux-pro", { x: 400, y: 400 });
+    followEstimates(documents);
+    await settled();
+    // Veo 3.1 text-to-video has no published price; nor has FLUX on fal.
+    expect(useEstimates.getState().byNode[veo.id]).toMatchObject({
+      usd: null,
+      endpoint: "fal-ai/veo3.1",
+    });
+    expect(useEstimates.getState().total).toEqual({ usd: 0, unknown: 2 });
+
+    state().setParam(veo.id, "model", "fast");
+    state().setParam(veo.id, "duration", "4s");
+    state().connect({
+      source: first.id,
+      sourceHandle: "output",
+      target: veo.id,
+      targetHandle: "firstFrame",
+    });
+    state().connect({
+      source: last.id,
+      sourceHandle: "output",
+      target: veo.id,
+      targetHandle: "lastFrame",
+    });
+    await settled();
+    expect(useEstimates.getState().byNode[veo.id]).toEqual({
+      usd: 0.6,
+      provider: "fal",
+      endpoint: "fal-ai/veo3.1/fast/first-last-frame-to-video",
+    });
+    expect(useEstimates.getState().byNode[flux.id]?.usd).toBeNull();
+    expect(useEstimates.getState().total).toEqual({ usd: 0.6, unknown: 1 });
+    expect(pricing.calls).toBe(1);
+  });
+
+  it("asks before a run estimated above the threshold, and not below it", async () => {
+    usePreferences.getState().setPreference("confirmRunAboveUsd", 1);
+    expect(await confirmRunCost({ usd: 0.6, unknown: 3 })).toBe(true);
+    expect(useCostPrompt.getState().pending).toBeNull();
+
+    const asked = confirmRunCost({ usd: 3.2, unknown: 1 });
+    expect(useCostPrompt.getState().pending?.message).toBe(
+      "This run is estimated at $3.20, plus 1 node with no published price. Run it?",
+    );
+    useCostPrompt.getState().pending?.answer(false);
+    expect(await asked).toBe(false);
+    expect(useCostPrompt.getState().pending).toBeNull();
+  });
+});
