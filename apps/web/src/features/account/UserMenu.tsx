@@ -1,4 +1,9 @@
-import { type KeyboardEvent, useEffect, useRef, useState } from "react";
+import { type KeyboardEvent, lazy, Suspense, useEffect, useRef, useState } from "react";
+
+// Spend by day and model: loaded when asked for.
+const UsageDialog = lazy(() =>
+  import("../costs/UsageDialog.tsx").then((module) => ({ default: module.UsageDialog })),
+);
 
 const itemsOf = (root: HTMLElement | null) => [
   ...(root?.querySelectorAll<HTMLElement>("[role=menuitem]") ?? []),
@@ -11,9 +16,10 @@ interface Props {
   onSignOut(): void;
 }
 
-/** The signed-in user's menu in the top bar: API tokens, sign out (UX.md app shell). */
+/** The signed-in user's menu in the top bar: usage, API tokens, sign out (UX.md app shell). */
 export function UserMenu({ email, isAdmin, onApiTokens, onSignOut }: Props) {
   const [open, setOpen] = useState(false);
+  const [usage, setUsage] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const trigger = useRef<HTMLButtonElement>(null);
 
@@ -74,6 +80,9 @@ export function UserMenu({ email, isAdmin, onApiTokens, onSignOut }: Props) {
           <button type="button" role="menuitem" onClick={choose(onApiTokens)}>
             API tokens…
           </button>
+          <button type="button" role="menuitem" onClick={choose(() => setUsage(true))}>
+            Usage…
+          </button>
           {isAdmin ? (
             <a role="menuitem" href="/admin">
               Admin
@@ -83,6 +92,11 @@ export function UserMenu({ email, isAdmin, onApiTokens, onSignOut }: Props) {
             Sign out
           </button>
         </div>
+      ) : null}
+      {usage ? (
+        <Suspense fallback={null}>
+          <UsageDialog onClose={() => setUsage(false)} />
+        </Suspense>
       ) : null}
     </div>
   );

@@ -2,6 +2,8 @@ import type { AdminUser, Invite } from "@atelier/core";
 import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { FormError } from "../../ui/FormError.tsx";
 import { adminActions, adminFailure, refusal } from "./admin-actions.ts";
+import { Spend } from "./Spend.tsx";
+import { UserLimitsDialog } from "./UserLimitsDialog.tsx";
 
 const day = (iso: string) => new Date(iso).toLocaleDateString();
 
@@ -11,6 +13,7 @@ function Users() {
   const [users, setUsers] = useState<AdminUser[] | null>(null);
   const [links, setLinks] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
+  const [limitsOf, setLimitsOf] = useState<AdminUser | null>(null);
   const search = useCallback(async (q: string) => {
     try {
       setUsers(await adminActions.users(q));
@@ -74,6 +77,7 @@ function Users() {
               <th scope="col">Admin</th>
               <th scope="col">Password</th>
               <th scope="col">Access</th>
+              <th scope="col">Quotas and budgets</th>
             </tr>
           </thead>
           <tbody>
@@ -115,11 +119,22 @@ function Users() {
                     {user.disabled ? "Enable" : "Disable"}
                   </button>
                 </td>
+                <td>
+                  <button
+                    type="button"
+                    aria-label={`Limits for ${user.email}`}
+                    onClick={() => setLimitsOf(user)}
+                    title="This account's own quotas and budgets"
+                  >
+                    Limits
+                  </button>
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
+      {limitsOf ? <UserLimitsDialog user={limitsOf} onClose={() => setLimitsOf(null)} /> : null}
     </section>
   );
 }
@@ -236,6 +251,7 @@ export function AdminPage() {
         <h1>Admin</h1>
       </header>
       <Users />
+      <Spend />
       <Invites />
     </main>
   );

@@ -1,5 +1,7 @@
+import type { UserLimits } from "@atelier/core";
 import { adminApi } from "../../services/admin-api.ts";
 import { ApiError } from "../../services/api.ts";
+import { costsApi } from "../../services/costs-api.ts";
 
 /** The admin page's commands (components do not call the API themselves). */
 export const adminActions = {
@@ -11,6 +13,10 @@ export const adminActions = {
   createInvite: async (email: string) =>
     (await adminApi.createInvite(email.trim() ? { email: email.trim() } : {})).invite,
   deleteInvite: (id: string) => adminApi.deleteInvite(id),
+  limits: async (userId: string) => (await costsApi.limits(userId)).limits,
+  setLimits: async (userId: string, limits: UserLimits) =>
+    (await costsApi.setLimits(userId, limits)).limits,
+  spend: (days: number) => costsApi.spend(days),
 };
 
 /** Why the page cannot be shown: signed out (401) or not an admin (403); null otherwise. */
