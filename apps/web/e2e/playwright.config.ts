@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig } from "@playwright/test";
 import { E2E_ADMIN_EMAIL, MAIL_HTTP_PORT, MAIL_SMTP_PORT } from "./mail.ts";
+import { FAKE_FAL_PORT, PRICED_DAILY_BUDGET, PRICED_PORT } from "./priced.ts";
 
 // Debian's Chromium, never a downloaded one (the machines cannot download browsers).
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -15,6 +16,21 @@ if (!existsSync(chromium)) {
 const port = Number(process.env.E2E_PORT ?? 4173);
 
 const dataDir = mkdtempSync(join(tmpdir(), "atelier-e2e-"));
+const pricedDataDir = mkdtempSync(join(tmpdir(), "atelier-e2e-priced-"));
+
+// Every spec signs up from 127.0.0.1 within minutes: the per-address limits are the server
+// suite's to test (abuse-limits-*.test.ts), not something a spec should trip.
+const E2E_LIMITS = {
+  RATE_LIMIT_SIGN_IN_PER_MINUTE: "1000",
+  RATE_LIMIT_GENERATIONS_PER_MINUTE: "1000",
+  RATE_LIMIT_ANONYMOUS_GENERATIONS_PER_MINUTE: "1000",
+  ANONYMOUS_GENERATIONS_PER_MINUTE: "1000",
+  CONCURRENT_JOBS_PER_USER: "1000",
+  CONCURRENT_JOBS_PER_ANONYMOUS: "1000",
+};
+// A build elsewhere than apps/web/dist (E2E_WEB_ROOT), so runs can go side by side.
+const WEB_ROOT = process.env.E2E_WEB_ROOT ? { WEB_ROOT: process.env.E2E_WEB_ROOT } : {};
+const SERVER = "node --import tsx ../../server/src/entrypoints/all-in-one.ts";
 
 export default defineConfig({
   testDir: ".",
@@ -56,7 +72,7 @@ export default defineConfig({
     },
     {
       // The real server, serving the production build of the web app (npm run build first).
-      command: "node --import tsx ../../server/src/entrypoints/all-in-one.ts",
+      command: SERVER,
       url: `http://127.0.0.1:${port}/api/health`,
       reuseExistingServer: false,
       timeout: 120_000,
@@ -68,16 +84,37 @@ export default defineConfig({
         LOG_LEVEL: "warn",
         SMTP_URL: `smtp://127.0.0.1:${MAIL_SMTP_PORT}`,
         ADMIN_EMAILS: E2E_ADMIN_EMAIL,
-        // Every spec signs up from 127.0.0.1 within minutes: the per-address limits are the
-        // server suite's to test (abuse-limits-*.test.ts), not something a spec should trip.
-        RATE_LIMIT_SIGN_IN_PER_MINUTE: "1000",
-        RATE_LIMIT_GENERATIONS_PER_MINUTE: "1000",
-        RATE_LIMIT_ANONYMOUS_GENERATIONS_PER_MINUTE: "1000",
-        ANONYMOUS_GENERATIONS_PER_MINUTE: "1000",
-        CONCURRENT_JOBS_PER_USER: "1000",
-        CONCURRENT_JOBS_PER_ANONYMOUS: "1000",
-        // A build elsewhere than apps/web/dist (E2E_WEB_ROOT), so runs can go side by side.
-        ...(process.env.E2E_WEB_ROOT ? { WEB_ROOT: process.env.E2E_WEB_ROOT } : {}),
+        ...E2E_LIMITS,
+        ...WEB_ROOT,
+      },
+    },
+    // The costs spec's fal, and the server whose signed-in runs go to it (e2e/priced.ts).
+    {
+      command: "node --import tsx ../../server/test/fakes/fal-process.ts",
+      url: `http://127.0.0.1:${FAKE_FAL_PORT}/.well-known/jwks.json`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: { FAKE_FAL_PORT: String(FAKE_FAL_PORT), FAKE_FAL_KEY: "e2e-fal-key" },
+    },
+    {
+      command: SERVER,
+      url: `http://127.0.0.1:${PRICED_PORT}/api/health`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: {
+        PORT: String(PRICED_PORT),
+        HOST: "127.0.0.1",
+        PUBLIC_URL: `http://127.0.0.1:${PRICED_PORT}`,
+        DATA_DIR: pricedDataDir,
+        LOG_LEVEL: "warn",
+        FAL_KEY: "e2e-fal-key",
+        FAL_QUEUE_URL: `http://127.0.0.1:${FAKE_FAL_PORT}`,
+        FAL_WEBHOOK_JWKS_URL: `http://127.0.0.1:${FAKE_FAL_PORT}/.well-known/jwks.json`,
+        OUTBOUND_ALLOW_HOSTS: `127.0.0.1:${FAKE_FAL_PORT}`,
+        PROVIDER_POLL_MS: "200",
+        BUDGET_USER_DAILY_USD: String(PRICED_DAILY_BUDGET),
+        ...E2E_LIMITS,
+        ...WEB_ROOT,
       },
     },
   ],

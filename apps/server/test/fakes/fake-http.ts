@@ -192,13 +192,14 @@ export interface Listening {
 /** Starts `handle` on 127.0.0.1:0; a handler that throws answers 500 when it still can. */
 export async function listen(
   handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+  port = 0,
 ): Promise<Listening> {
   const server = createServer((req, res) => {
     handle(req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500).end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   return {
     server,
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

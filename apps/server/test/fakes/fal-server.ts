@@ -117,8 +117,9 @@ const ROUTES: Record<string, FakeRoute> = {
 };
 
 /** Starts the fake on an ephemeral loopback port. */
-export async function startFakeFal(): Promise<FakeFal> {
-  const key = `fake-key-${randomUUID()}`;
+/** A fixed port and key: the e2e suite starts it as a process (fal-process.ts). */
+export async function startFakeFal(fixed: { port?: number; key?: string } = {}): Promise<FakeFal> {
+  const key = fixed.key ?? `fake-key-${randomUUID()}`;
   const { publicKey, privateKey } = generateKeyPairSync("ed25519");
   const forgedKey = generateKeyPairSync("ed25519").privateKey;
   const png = await pngBytes();
@@ -141,13 +142,19 @@ export async function startFakeFal(): Promise<FakeFal> {
   const takeFault = faults.take;
   let base = "";
 
-  const defaultResult = (id: string): ScriptedResult => ({
-    status: 200,
-    body: {
-      images: [{ url: `${base}/media/${id}.png`, content_type: "image/png", width: 8, height: 8 }],
-      seed: 42,
-    },
-  });
+  // Unscripted: a video model (Veo) answers a video, any other an image.
+  const defaultResult = (id: string, endpoint = ""): ScriptedResult =>
+    /\/veo/.test(endpoint)
+      ? { status: 200, body: { video: { url: `${base}/media/${id}.mp4` } } }
+      : {
+          status: 200,
+          body: {
+            images: [
+              { url: `${base}/media/${id}.png`, content_type: "image/png", width: 8, height: 8 },
+            ],
+            seed: 42,
+          },
+        };
   const urls = (job: Job) => {
     const prefix = `${base}/${job.app}/requests/${job.id}`;
     return { response_url: prefix, status_url: `${prefix}/status`, cancel_url: `${prefix}/cancel` };
@@ -230,7 +237,7 @@ export async function startFakeFal(): Promise<FakeFal> {
         app: endpoint.split("/").slice(0, 2).join("/"),
         steps: script?.steps ?? DEFAULT_STEPS,
         at: 0,
-        result: script?.result ?? defaultResult(id),
+        result: script?.result ?? defaultResult(id, endpoint),
         completed: false,
         cancelled: false,
       };
@@ -286,7 +293,7 @@ export async function startFakeFal(): Promise<FakeFal> {
     return send(res, 405, { detail: "Method not allowed" });
   }
 
-  const http = await listen(handle);
+  const http = await listen(handle, fixed.port);
   base = http.origin;
 
   return {
