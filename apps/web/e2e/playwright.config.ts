@@ -29,7 +29,9 @@ const E2E_LIMITS = {
   CONCURRENT_JOBS_PER_ANONYMOUS: "1000",
 };
 // A build elsewhere than apps/web/dist (E2E_WEB_ROOT), so runs can go side by side.
-const WEB_ROOT = process.env.E2E_WEB_ROOT ? { WEB_ROOT: process.env.E2E_WEB_ROOT } : {};
+const WEB_ROOT: Record<string, string> = process.env.E2E_WEB_ROOT
+  ? { WEB_ROOT: process.env.E2E_WEB_ROOT }
+  : {};
 const SERVER = "node --import tsx ../../server/src/entrypoints/all-in-one.ts";
 
 export default defineConfig({
