@@ -1,4 +1,4 @@
-import { COST_MESSAGES, type Usage } from "@atelier/core";
+import { COST_MESSAGES, serializeWorkflow, type Usage } from "@atelier/core";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { budgetPeriods } from "../src/commands/quotas/spend-budget.ts";
@@ -227,6 +227,84 @@ describe("costs and budgets", () => {
       ),
     );
     expect(answers.map((answer) => answer.status).sort()).toEqual([202, 429, 429, 429, 429]);
+  });
+
+  it("estimates an app run with the form's values for its runner", async () => {
+    const frame = (id: string, y: number) => ({
+      id,
+      type: "utility",
+      position: { x: 0, y },
+      data: {
+        label: id,
+        outputs: { imageUrl: frames[0] },
+        outputValues: { output: { value: frames[0] } },
+      },
+    });
+    const data = serializeWorkflow(
+      {
+        nodes: [
+          frame("first", 0),
+          frame("last", 200),
+          {
+            id: "veo",
+            type: "veo31-video",
+            position: { x: 400, y: 0 },
+            data: {
+              label: "veo",
+              inputValues: {
+                prompt: { value: "waves" },
+                model: { value: "fast" },
+                duration: { value: "8s" },
+              },
+            },
+          },
+        ],
+        edges: [
+          {
+            id: "e1",
+            source: "first",
+            sourceHandle: "output",
+            target: "veo",
+            targetHandle: "firstFrame",
+          },
+          {
+            id: "e2",
+            source: "last",
+            sourceHandle: "output",
+            target: "veo",
+            targetHandle: "lastFrame",
+          },
+        ],
+        metadata: { name: "Clip" },
+      },
+      { now: Date.UTC(2026, 10, 1) },
+    );
+    const created = await alice.json<{ workflow: { id: string } }>("POST", "/api/workflows", {
+      name: "Clip",
+      data,
+    });
+    const published = await alice.json<{ app: { slug: string } }>(
+      "PUT",
+      `/api/workflows/${created.body.workflow.id}/app`,
+      {
+        name: "Clip",
+        description: "",
+        fields: [{ kind: "param", nodeId: "veo", param: "duration", label: "Length" }],
+        outputs: [{ nodeId: "veo", label: "Clip" }],
+      },
+    );
+    expect(published.status).toBe(200);
+    const slug = published.body.app.slug;
+    const estimate = (values: Record<string, unknown>) =>
+      alice.json<{ estimate: { usd: number; unknown: number } }>(
+        "POST",
+        `/api/apps/${slug}/estimate`,
+        { values },
+      );
+    expect((await estimate({})).body).toEqual({ estimate: { usd: 1.2, unknown: 0 } });
+    expect((await estimate({ "veo/duration": "4s" })).body).toEqual({
+      estimate: { usd: 0.6, unknown: 0 },
+    });
   });
 
   it("tells the editor where this session's runs go, for estimates", async () => {

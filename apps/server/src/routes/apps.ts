@@ -1,8 +1,8 @@
 import { zAppParams, zAppRunParams, zAppRunRequest } from "@atelier/core";
 import type { FastifyInstance } from "fastify";
-import { listAppRuns, readAppRun, startAppRun } from "../commands/apps/app-runs.ts";
+import { listAppRuns, planAppRun, readAppRun, startAppRun } from "../commands/apps/app-runs.ts";
 import { takeGenerationQuota } from "../commands/quotas/generation-quota.ts";
-import { assertRunAffordable, runBudgetDeps } from "../commands/quotas/run-budget.ts";
+import { assertRunAffordable, estimatePlan, runBudgetDeps } from "../commands/quotas/run-budget.ts";
 import type { AppContext } from "../context.ts";
 import { addressOf } from "../http/limits.ts";
 import { mediaFileUrl } from "../http/media-presenters.ts";
@@ -43,6 +43,16 @@ export async function appRoutes(app: FastifyInstance, ctx: AppContext) {
     await (await ctx.runs()).kick(runner.id);
     const read = await readAppRun(db, found, runner.id, run.id);
     return reply.code(202).send({ run: presentAppRun(read, found, runner.id) });
+  });
+
+  // What a run with these values is expected to cost the runner (nothing is started).
+  app.post("/api/apps/:slug/estimate", async (request) => {
+    const user = await currentUser(ctx.auth, request);
+    const { slug } = zAppParams.parse(request.params);
+    const { app: found, runner } = await assertCanRunApp(db, user, slug, shareTokenOf(request));
+    const body = zAppRunRequest.parse(request.body ?? {});
+    const plan = planAppRun(found, body, isOwnMedia);
+    return { estimate: await estimatePlan(runBudget, runner.id, plan) };
   });
 
   app.get("/api/apps/:slug/runs", async (request) => {

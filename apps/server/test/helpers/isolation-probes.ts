@@ -304,6 +304,9 @@ export function probesFor(ids: {
       { method: "POST", path: `/api/apps/${token}/runs`, body: { values: {} }, expect: [404] },
     ],
     "GET /api/apps/:slug/runs": [{ method: "GET", path: `/api/apps/${token}/runs`, expect: [404] }],
+    "POST /api/apps/:slug/estimate": [
+      { method: "POST", path: `/api/apps/${token}/estimate`, body: { values: {} }, expect: [404] },
+    ],
     "POST /api/admin/invites": [
       { method: "POST", path: "/api/admin/invites", body: {}, expect: [403] },
     ],

@@ -97,6 +97,14 @@ export const SHARING_ROUTES: Record<string, Entry> = {
     links: { run: 202 },
     probe: (f) => ({ path: `/api/apps/${f.appSlug}/runs`, json: { values: {} } }),
   },
+  "POST /api/apps/:slug/estimate": {
+    writes: true,
+    owner: 200,
+    other: 404,
+    anonymous: 404,
+    links: { run: 200 },
+    probe: (f) => ({ path: `/api/apps/${f.appSlug}/estimate`, json: { values: {} } }),
+  },
   "GET /api/apps/:slug/runs": {
     writes: false,
     owner: 200,

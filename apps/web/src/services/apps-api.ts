@@ -5,6 +5,7 @@ import {
   type AppView,
   type PublishAppRequest,
   SHARE_TOKEN_HEADER,
+  type TotalEstimate,
 } from "@atelier/core";
 import { ApiError, call } from "./api.ts";
 
@@ -38,6 +39,14 @@ export const appsApi = {
     call<{ run: AppRun }>(
       "POST",
       `${appPath(slug)}/runs`,
+      { values },
+      undefined,
+      linkHeaders(shareToken),
+    ),
+  estimate: (slug: string, values: Record<string, unknown>, shareToken?: string) =>
+    call<{ estimate: TotalEstimate }>(
+      "POST",
+      `${appPath(slug)}/estimate`,
       { values },
       undefined,
       linkHeaders(shareToken),

@@ -24,6 +24,9 @@ export const COST_MESSAGES = {
   declined: "Not run: its estimated cost was not confirmed",
 } as const;
 
+/** A run's estimate: the known part in US dollars, and how many steps have no price. */
+export const zTotalEstimate = z.object({ usd: z.number(), unknown: z.number().int() });
+
 /** GET /api/pricing: where this session's jobs may run, for estimates in the editor. */
 export const zPricing = z.object({
   /** Providers this session's jobs may use (`local` always). */

@@ -2,6 +2,7 @@ import {
   type AppRunRequest,
   applyAppValues,
   appRunNodes,
+  planRun,
   RUN_ENGINE_MESSAGES,
   RUN_LIMITS,
   type RunPlan,
@@ -19,6 +20,17 @@ import { type RunRead, withNodes } from "../runs/run-reads.ts";
 /** How many runs an app's history shows. */
 export const APP_HISTORY_LIMIT = 50;
 
+/** The run an app's form asks for: its published graph with the values, up to its outputs. */
+function appRunOf(app: AppRow, request: AppRunRequest, isOwnMedia: (url: string) => boolean) {
+  const graph = app.graph as { nodes: SavedNode[]; edges: SavedEdge[] };
+  const applied = applyAppValues(graph, app.fields, request.values, isOwnMedia);
+  if (!applied.ok) throw new InvalidInputError(applied.message);
+  const wanted = appRunNodes(graph.edges, app.outputs);
+  const target =
+    wanted.length <= RUN_LIMITS.targetNodes ? { nodes: wanted } : ({ all: true } as const);
+  return { graph: { nodes: applied.nodes, edges: graph.edges }, target };
+}
+
 /**
  * Runs the app's published version with the form's values, as the runner's run (their queue,
  * their results; the owner's stored workflow is not touched).
@@ -31,20 +43,26 @@ export async function startAppRun(
   isOwnMedia: (url: string) => boolean,
   beforeWrite?: (plan: RunPlan) => Promise<void>,
 ): Promise<RunRow> {
-  const graph = app.graph as { nodes: SavedNode[]; edges: SavedEdge[] };
-  const applied = applyAppValues(graph, app.fields, request.values, isOwnMedia);
-  if (!applied.ok) throw new InvalidInputError(applied.message);
-  const wanted = appRunNodes(graph.edges, app.outputs);
-  const target =
-    wanted.length <= RUN_LIMITS.targetNodes ? { nodes: wanted } : ({ all: true } as const);
   return createRun(
     db,
     runnerId,
-    { graph: { nodes: applied.nodes, edges: graph.edges }, target },
+    appRunOf(app, request, isOwnMedia),
     null,
     { id: app.id, version: app.version },
     beforeWrite,
   );
+}
+
+/** The plan a run of the app with these values would follow (nothing is written). */
+export function planAppRun(
+  app: AppRow,
+  request: AppRunRequest,
+  isOwnMedia: (url: string) => boolean,
+): RunPlan {
+  const { graph, target } = appRunOf(app, request, isOwnMedia);
+  const planned = planRun(graph, target);
+  if (!planned.ok) throw new InvalidInputError(planned.message);
+  return planned.plan;
 }
 
 /** The app's runs, newest first: every run for its owner, one's own for anyone else. */

@@ -1,4 +1,9 @@
-import { type AnonymousRuns, estimateGraphRun, type RunPlan } from "@atelier/core";
+import {
+  type AnonymousRuns,
+  estimateGraphRun,
+  type RunPlan,
+  type TotalEstimate,
+} from "@atelier/core";
 import type { AppContext } from "../../context.ts";
 import type { AppDb } from "../../db/client.ts";
 import type { SpendBudgets } from "../../env-limits.ts";
@@ -37,12 +42,21 @@ export async function assertRunAffordable(
   const own = await budgetsOf(db, budgets, userId);
   const instance = budgets.instanceDailyUsd !== null || budgets.instanceMonthlyUsd !== null;
   if (own.daily === null && own.monthly === null && !instance) return;
+  const total = await estimatePlan(deps, userId, plan);
+  await assertAffordable(db, budgets, userId, total.usd);
+}
+
+/** What a planned run is expected to cost this user, where their runs would go. */
+export async function estimatePlan(
+  deps: RunBudgetDeps,
+  userId: string,
+  plan: RunPlan,
+): Promise<TotalEstimate> {
   const providers = await deps.providers();
-  const configured = await providersFor(db, providers, userId, deps.anonymousRuns);
-  const total = estimateGraphRun(
+  const configured = await providersFor(deps.db, providers, userId, deps.anonymousRuns);
+  return estimateGraphRun(
     plan,
     plan.steps.map((step) => step.id),
     { configured, doneLocally: providers.doneLocally },
   );
-  await assertAffordable(db, budgets, userId, total.usd);
 }

@@ -64,6 +64,7 @@ import {
   zShareResponse,
   zShareTokenParams,
   zSuccessResponse,
+  zTotalEstimate,
   zUpdateAccountRequest,
   zUpdateAccountResponse,
   zUpdateFolderRequest,
@@ -186,6 +187,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
 
   apps("GET /api/apps/:slug", "A published app's form", "optional", { params: zAppParams, response: zAppViewResponse, description: VIA_LINK }),
   apps("POST /api/apps/:slug/runs", "Run the app's published version with the form's values", "account", { params: zAppParams, body: zAppRunRequest, status: 202, response: zAppRunResponse, description: VIA_LINK }),
+  apps("POST /api/apps/:slug/estimate", "What a run with the form's values is expected to cost you (nothing starts)", "account", { params: zAppParams, body: zAppRunRequest, response: z.object({ estimate: zTotalEstimate }), description: `${VIA_LINK} At the providers' published prices; \`unknown\` counts the steps without one.` }),
   apps("GET /api/apps/:slug/runs", "The app's runs: all for its owner, your own otherwise", "account", { params: zAppParams, response: zAppRunListResponse, description: VIA_LINK }),
   apps("GET /api/apps/:slug/runs/:runId", "One run of the app: status, progress and shown outputs", "account", { params: zAppRunParams, response: zAppRunResponse, description: VIA_LINK }),
 

@@ -1,5 +1,6 @@
 import { APP_MESSAGES } from "@atelier/core";
 import { useCallback, useEffect, useState } from "react";
+import { CostDialog } from "../costs/cost-parts.ts";
 import { useWorkspace } from "../workspace/store.ts";
 import { AppHistory } from "./AppHistory.tsx";
 import { AppRunForm } from "./AppRunForm.tsx";
@@ -159,6 +160,7 @@ export function AppPage({ slug, shareToken }: { slug: string; shareToken?: strin
         </a>
         <span className="muted">{user ? `Signed in as ${user.name || user.email}` : null}</span>
       </header>
+      <CostDialog />
       <main className="app-page-body">
         <section className="app-card" aria-labelledby="app-title">
           <h1 id="app-title">{app.name}</h1>

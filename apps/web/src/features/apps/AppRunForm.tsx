@@ -1,5 +1,6 @@
-import { SHARE_MESSAGES } from "@atelier/core";
-import { type FormEvent, useCallback, useState } from "react";
+import { formatUsd, SHARE_MESSAGES, type TotalEstimate } from "@atelier/core";
+import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { confirmRunCost } from "../costs/cost-prompt.ts";
 import { SignInDialog } from "../library/SignInDialog.tsx";
 import { AppField } from "./AppField.tsx";
 import {
@@ -33,6 +34,24 @@ export function AppRunForm({ app, shareToken, signedIn, sessionKnown, running, o
   const [starting, setStarting] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [signingIn, setSigningIn] = useState(false);
+  const [estimate, setEstimate] = useState<TotalEstimate | null>(null);
+
+  // What a run with these values would cost, told a moment after the last change.
+  useEffect(() => {
+    if (!signedIn) return;
+    const built = buildValues(app.fields, draft);
+    if (!built.ok) return setEstimate(null);
+    let current = true;
+    const timer = setTimeout(() => {
+      void appActions.estimate(app.slug, built.values, shareToken).then((answer) => {
+        if (current) setEstimate(answer);
+      });
+    }, 300);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [app, draft, shareToken, signedIn]);
 
   const change = useCallback((id: string, value: DraftValue) => {
     setDraft((current) => ({ ...current, [id]: value }));
@@ -59,6 +78,9 @@ export function AppRunForm({ app, shareToken, signedIn, sessionKnown, running, o
     setError(null);
     setStarting(true);
     try {
+      // Above the user's threshold, the estimate is shown and the run waits for a yes.
+      const total = await appActions.estimate(app.slug, built.values, shareToken);
+      if (!(await confirmRunCost(total))) return;
       onStarted(await appActions.start(app.slug, built.values, shareToken));
     } catch (failure) {
       setError(appFailureMessage(failure, "Could not start the run"));
@@ -97,6 +119,13 @@ export function AppRunForm({ app, shareToken, signedIn, sessionKnown, running, o
             >
               {starting ? "Starting…" : running ? "Running…" : "Run"}
             </button>
+            {estimate && (estimate.usd > 0 || estimate.unknown > 0) ? (
+              <span className="run-estimate" title="At the providers' published prices">
+                {estimate.usd > 0
+                  ? `Est. ${formatUsd(estimate.usd)}${estimate.unknown > 0 ? " + unknown" : ""}`
+                  : formatUsd(null)}
+              </span>
+            ) : null}
             {waiting ? <span className="muted">Waiting for the upload…</span> : null}
           </div>
         ) : (

@@ -44,6 +44,12 @@ export const appActions = {
     values: Record<string, unknown>,
     shareToken?: string,
   ): Promise<AppRun> => (await appsApi.startRun(slug, values, shareToken)).run,
+  /** What a run with these values is expected to cost; null when it cannot be told. */
+  estimate: (slug: string, values: Record<string, unknown>, shareToken?: string) =>
+    appsApi.estimate(slug, values, shareToken).then(
+      (answer) => answer.estimate,
+      () => null,
+    ),
   history: async (slug: string, shareToken?: string): Promise<AppRun[]> =>
     (await appsApi.listRuns(slug, shareToken)).runs,
   read: async (slug: string, runId: string, shareToken?: string): Promise<AppRun> =>
