@@ -1,9 +1,9 @@
 import { APP_MESSAGES } from "@atelier/core";
-import { useCallback, useEffect, useState } from "react";
-import { CostDialog } from "../costs/cost-parts.ts";
+import { lazy, Suspense, useCallback, useEffect, useState } from "react";
 import { useWorkspace } from "../workspace/store.ts";
 import { AppHistory } from "./AppHistory.tsx";
 import { AppRunForm } from "./AppRunForm.tsx";
+
 import {
   type AppRun,
   type AppView,
@@ -14,6 +14,11 @@ import {
 import { isFinished } from "./app-run-watch.ts";
 import { RunResult } from "./RunResult.tsx";
 import "./apps.css";
+
+// The cost question (a run above the user's threshold): loaded with the first one.
+const CostDialog = lazy(() =>
+  import("../costs/CostDialog.tsx").then((module) => ({ default: module.CostDialog })),
+);
 
 const published = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
 
@@ -160,7 +165,9 @@ export function AppPage({ slug, shareToken }: { slug: string; shareToken?: strin
         </a>
         <span className="muted">{user ? `Signed in as ${user.name || user.email}` : null}</span>
       </header>
-      <CostDialog />
+      <Suspense fallback={null}>
+        <CostDialog />
+      </Suspense>
       <main className="app-page-body">
         <section className="app-card" aria-labelledby="app-title">
           <h1 id="app-title">{app.name}</h1>

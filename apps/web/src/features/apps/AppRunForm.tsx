@@ -1,6 +1,5 @@
 import { formatUsd, SHARE_MESSAGES, type TotalEstimate } from "@atelier/core";
 import { type FormEvent, useCallback, useEffect, useState } from "react";
-import { confirmRunCost } from "../costs/cost-prompt.ts";
 import { SignInDialog } from "../library/SignInDialog.tsx";
 import { AppField } from "./AppField.tsx";
 import {
@@ -80,7 +79,7 @@ export function AppRunForm({ app, shareToken, signedIn, sessionKnown, running, o
     try {
       // Above the user's threshold, the estimate is shown and the run waits for a yes.
       const total = await appActions.estimate(app.slug, built.values, shareToken);
-      if (!(await confirmRunCost(total))) return;
+      if (!(await appActions.confirmCost(total))) return;
       onStarted(await appActions.start(app.slug, built.values, shareToken));
     } catch (failure) {
       setError(appFailureMessage(failure, "Could not start the run"));

@@ -4,6 +4,7 @@ import {
   type AppSettings,
   type AppView,
   type PublishAppRequest,
+  type TotalEstimate,
   validateUpload,
 } from "@atelier/core";
 import { ApiError } from "../../services/api.ts";
@@ -50,6 +51,9 @@ export const appActions = {
       (answer) => answer.estimate,
       () => null,
     ),
+  /** Above the user's threshold, the estimate is shown and the run waits for a yes. */
+  confirmCost: async (total: TotalEstimate | null) =>
+    (await import("../costs/cost-prompt.ts")).confirmRunCost(total),
   history: async (slug: string, shareToken?: string): Promise<AppRun[]> =>
     (await appsApi.listRuns(slug, shareToken)).runs,
   read: async (slug: string, runId: string, shareToken?: string): Promise<AppRun> =>

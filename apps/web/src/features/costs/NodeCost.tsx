@@ -1,4 +1,4 @@
-import { formatUsd } from "@atelier/core";
+import { formatUsd, getNodeDefinition } from "@atelier/core";
 import { memo, useEffect } from "react";
 import { useDocumentStore } from "../document/context.tsx";
 import { followEstimates } from "./estimates.ts";
@@ -9,11 +9,12 @@ import { useEstimates } from "./estimates-store.ts";
  * endpoint its parameters and wires pick, "Free" on this server's own provider, or "Cost
  * unknown" where no price is published. Reads this node's estimate only.
  */
-export const NodeCost = memo(function NodeCost({ id }: { id: string }) {
+export const NodeCost = memo(function NodeCost({ id, type }: { id: string; type: string }) {
   const documents = useDocumentStore();
   useEffect(() => followEstimates(documents), [documents]);
   const estimate = useEstimates((state) => state.byNode[id]);
-  if (!estimate) return null;
+  // Only a provider's run is paid: work done here says nothing.
+  if (!estimate || getNodeDefinition(type)?.run.kind !== "provider") return null;
   const title =
     estimate.provider === "local"
       ? "Runs on this server: no provider is paid"

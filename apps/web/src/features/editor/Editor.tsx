@@ -302,6 +302,9 @@ export function Editor({ openOnStart }: { openOnStart?: string; params?: unknown
       }),
     [store],
   );
+  // The journal and live sync follow the document from here, not from its construction: a
+  // first render React throws away (a suspended mount) must leave no follower behind.
+  useEffect(() => persistence.start(), [persistence]);
   // Jobs of the open workflow are picked up again after every load of a document (an open,
   // a restored journal, a backup, an import) and when the signed-in user changes.
   useEffect(() => {

@@ -1,11 +1,11 @@
 import { memo, useRef } from "react";
 import { lazyPart } from "../../ui/lazy-part.tsx";
 import { notify } from "../../ui/notify.ts";
+import { RunEstimate } from "../costs/cost-parts.ts";
 import { useDocument } from "../document/context.tsx";
 import { usePersistence } from "../persistence/context.tsx";
 import { SaveStatus } from "../persistence/SaveStatus.tsx";
 import { useRunner } from "../runs/context.tsx";
-import { RunAllButton } from "../runs/RunAllButton.tsx";
 import { signOut } from "../workspace/session-actions.ts";
 import { useWorkspace } from "../workspace/store.ts";
 
@@ -110,7 +110,14 @@ export const TopBar = memo(function TopBar({
             event.target.value = "";
           }}
         />
-        <RunAllButton onRun={() => void runner.runGraph(null)} />
+        <button
+          type="button"
+          onClick={() => void runner.runGraph(null)}
+          title="Run every node in dependency order; unchanged nodes keep their results"
+        >
+          Run all
+          <RunEstimate />
+        </button>
         <button
           type="button"
           disabled={!cloudWorkflow}

@@ -14,7 +14,7 @@ interface Commands {
  *   made elsewhere reloads it, unless there are unsaved edits — then the user chooses;
  * - connectivity (SPEC §4): offline state, and back online, pending cloud edits sync after 2 s.
  */
-export function followChanges(commands: Commands): void {
+export function followChanges(commands: Commands): () => void {
   const workspace = useWorkspace;
   let stream: EventSource | null = null;
   let streamFor: string | null = null;
@@ -49,7 +49,7 @@ export function followChanges(commands: Commands): void {
       else void commands.open(target, { reload: true });
     });
   };
-  workspace.subscribe((state, before) => {
+  const stopWatching = workspace.subscribe((state, before) => {
     if (
       state.workflowId !== before.workflowId ||
       state.location !== before.location ||
@@ -60,16 +60,31 @@ export function followChanges(commands: Commands): void {
   // This loads after the editor starts: catch up with a workflow opened or a connection
   // lost meanwhile.
   watch();
+  const stopStream = () => {
+    stopWatching();
+    stream?.close();
+    stream = null;
+  };
 
-  if (typeof window === "undefined") return;
+  if (typeof window === "undefined") return stopStream;
   if (workspace.getState().online !== navigator.onLine) connectionChanged(navigator.onLine);
-  window.addEventListener("offline", () => connectionChanged(false));
-  window.addEventListener("online", () => {
+  let syncTimer: ReturnType<typeof setTimeout> | undefined;
+  const offline = () => connectionChanged(false);
+  const online = () => {
     connectionChanged(true);
-    setTimeout(() => {
+    clearTimeout(syncTimer);
+    syncTimer = setTimeout(() => {
       const state = workspace.getState();
       if (state.online && state.dirty && state.user && state.location === "cloud")
         void commands.save();
     }, LIMITS.timing.reconnectSyncDelayMs);
-  });
+  };
+  window.addEventListener("offline", offline);
+  window.addEventListener("online", online);
+  return () => {
+    stopStream();
+    clearTimeout(syncTimer);
+    window.removeEventListener("offline", offline);
+    window.removeEventListener("online", online);
+  };
 }

@@ -1,4 +1,3 @@
-import type { serializeWorkflow } from "@atelier/core";
 import { authCache } from "../../services/auth-cache.ts";
 import { isEdited } from "../document/history.ts";
 import type { DocumentStore } from "../document/store.ts";
@@ -7,13 +6,15 @@ import { usePreferences } from "../preferences/store.ts";
 import { detached, edited, renamed } from "../workspace/document-status.ts";
 import { opened, sessionChanged, useWorkspace } from "../workspace/store.ts";
 import { LAST_WORKFLOW_KEY, local, locationOf, serializeCurrent } from "./document-io.ts";
-import { CLEAN_EXIT_KEY, clearJournal, writeExitJournal, writeJournal } from "./journal.ts";
 import type { OpenOptions, OpenOutcome, OpenTarget } from "./open-workflow.ts";
 import type { SaveOptions } from "./save.ts";
+import type { journalOnExit } from "./serializer.ts";
 import { confirmLeave } from "./unsaved-guard.ts";
 
 const JOURNAL_DELAY_MS = 1000;
 const deviceVersions = () => import("./device-versions.ts");
+/** The journal's writes: the first comes a second after the first edit. */
+const journal = () => import("./journal.ts");
 /** Backups are written after a failed save and read from the library: loaded then. */
 const backupStore = () => import("./backups.ts");
 /** Opening a workflow, a file or a backup arrives with the first open (or idle warm-up). */
@@ -40,22 +41,22 @@ export function createPersistence(documents: DocumentStore) {
   let loading = false;
   let deferrals = 0;
   // The page-hide journal write must be synchronous, so the serializer it uses is loaded
-  // as soon as there is something unsaved (it is not part of the first paint).
-  let serializeNow: typeof serializeWorkflow | null = null;
+  // with the first edit (it is not part of the first paint).
+  let journalNowOnExit: typeof journalOnExit | null = null;
   let fetchingSerializer = false;
-  workspace.subscribe(({ dirty }) => {
-    if (!dirty || serializeNow || fetchingSerializer) return;
+  const loadSerializer = () => {
+    if (journalNowOnExit || fetchingSerializer) return;
     fetchingSerializer = true;
     import("./serializer.ts").then(
       (module) => {
-        serializeNow = module.serializeOnMainThread;
+        journalNowOnExit = module.journalOnExit;
       },
       // Offline before it arrived: the next change tries again.
       () => {
         fetchingSerializer = false;
       },
     );
-  });
+  };
 
   const journalNow = async () => {
     journalTimer = null;
@@ -70,14 +71,20 @@ export function createPersistence(documents: DocumentStore) {
     const { workflowId, name, basedOn, dirty } = workspace.getState();
     if (!dirty) return;
     const data = await serializeCurrent(documents);
-    await writeJournal({ workflowId, name, basedOn, data, writtenAt: Date.now() });
+    await (await journal()).writeJournal({
+      workflowId,
+      name,
+      basedOn,
+      data,
+      writtenAt: Date.now(),
+    });
     // A workflow kept only on this device has its journal as its version history.
     if (locationOf(workflowId) === "local")
       await (await deviceVersions()).recordSnapshot(workflowId, data, { saved: false });
   };
 
   // Any edit makes the workflow dirty and is journaled, throttled and off the drag path.
-  documents.subscribe((state) => {
+  const journalEdits = (state: ReturnType<DocumentStore["getState"]>) => {
     if (state.nodes === previous.nodes && state.edges === previous.edges) return;
     const next = { nodes: state.nodes, edges: state.edges };
     // Already dirty with a journal write coming: that write takes this change too, so the
@@ -91,8 +98,9 @@ export function createPersistence(documents: DocumentStore) {
     previous = next;
     if (!changed) return;
     edited();
+    loadSerializer();
     journalTimer ??= setTimeout(() => void journalNow(), JOURNAL_DELAY_MS);
-  });
+  };
 
   const replaceDocument = (graph: DocumentGraph) => {
     loading = true;
@@ -115,7 +123,7 @@ export function createPersistence(documents: DocumentStore) {
     /** Takes the server's version after a conflict (our edits are dropped on request only). */
     async reloadTheirs(): Promise<void> {
       const id = workspace.getState().workflowId;
-      if (id) await this.open(id);
+      if (id) await commands.open(id);
     },
 
     /** Puts a backup back on the canvas; it stays unsaved until the user saves. */
@@ -153,7 +161,7 @@ export function createPersistence(documents: DocumentStore) {
         name: "Untitled workflow",
         dirty: false,
       });
-      if (!discarded) void clearJournal();
+      if (!discarded) void journal().then((module) => module.clearJournal());
       localStorage.removeItem(LAST_WORKFLOW_KEY);
     },
 
@@ -204,7 +212,7 @@ export function createPersistence(documents: DocumentStore) {
       if (!dirty) return;
       // Without the serializer (edits in the page's last moment, or offline before it
       // came), the journal write that was coming is made now, as far as the page lets it.
-      if (!serializeNow) {
+      if (!journalNowOnExit) {
         if (journalTimer) {
           clearTimeout(journalTimer);
           void journalNow();
@@ -214,9 +222,10 @@ export function createPersistence(documents: DocumentStore) {
       if (journalTimer) clearTimeout(journalTimer);
       journalTimer = null;
       const { nodes, edges } = documents.getState();
-      const data = serializeNow({ nodes, edges, metadata: { name, id: workflowId } });
-      writeExitJournal({ workflowId, name, basedOn, data, writtenAt: Date.now() });
-      localStorage.setItem(CLEAN_EXIT_KEY, "1");
+      journalNowOnExit(
+        { nodes, edges, metadata: { name, id: workflowId } },
+        { workflowId, name, basedOn, writtenAt: Date.now() },
+      );
     },
 
     setName(name: string): void {
@@ -234,13 +243,26 @@ export function createPersistence(documents: DocumentStore) {
     open: (id, options) => commands.open(id, options),
     loads: () => documents.getState().loads,
   };
-  void liveSync().then(({ followChanges }) =>
-    followChanges({
-      open: (id, options) => commands.open(id, options),
-      save: () => commands.save(),
-    }),
-  );
-  return commands;
+  /**
+   * Follows the document and the workspace (journal, live sync): from the editor's effect, so
+   * an editor whose first render is thrown away (a suspended mount) leaves nothing behind.
+   * Returns the stop.
+   */
+  const start = (): (() => void) => {
+    let stopLive: (() => void) | undefined;
+    let stopped = false;
+    previous = { nodes: documents.getState().nodes, edges: documents.getState().edges };
+    const stopJournal = documents.subscribe(journalEdits);
+    void liveSync().then(({ followChanges }) => {
+      if (!stopped) stopLive = followChanges(commands);
+    });
+    return () => {
+      stopped = true;
+      stopJournal();
+      stopLive?.();
+    };
+  };
+  return { ...commands, start };
 }
 
 export type Persistence = ReturnType<typeof createPersistence>;

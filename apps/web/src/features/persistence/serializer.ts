@@ -7,6 +7,7 @@ import {
   type WorkflowDocument,
 } from "@atelier/core";
 import { type Remote, wrap } from "comlink";
+import { CLEAN_EXIT_KEY, type JournalData, writeExitJournal } from "./journal.ts";
 import type { SerializeWorkerApi } from "./serialize.worker.ts";
 
 export const WORKER_TIMEOUTS = {
@@ -59,8 +60,14 @@ async function inWorker<T>(
   }
 }
 
-/** For the synchronous write on page hide, where no worker can answer in time. */
-export const serializeOnMainThread = serializeWorkflow;
+/**
+ * Page hide: the open workflow's journal written synchronously (journal.ts) and a normal
+ * close marked, so the next start brings the edits back silently.
+ */
+export function journalOnExit(document: WorkflowDocument, entry: Omit<JournalData, "data">) {
+  writeExitJournal({ ...entry, data: serializeWorkflow(document) });
+  localStorage.setItem(CLEAN_EXIT_KEY, "1");
+}
 
 export const serializer = {
   serialize(document: WorkflowDocument): Promise<SavedWorkflow> {

@@ -1,4 +1,3 @@
-import { getNodeDefinition } from "@atelier/core";
 import { memo } from "react";
 import { NodeCost } from "../costs/cost-parts.ts";
 import { useRunner } from "./context.tsx";
@@ -44,7 +43,7 @@ export const RunControls = memo(function RunControls({ id, type }: { id: string;
       >
         Run to here
       </button>
-      {getNodeDefinition(type)?.run.kind === "provider" ? <NodeCost id={id} /> : null}
+      <NodeCost id={id} type={type} />
     </span>
   );
 });
