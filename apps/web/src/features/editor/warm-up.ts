@@ -10,6 +10,8 @@ import { whenIdle } from "../../services/when-idle.ts";
 export const OFFLINE_CHUNKS = [
   () => import("sonner"),
   () => import("../persistence/serializer.ts"),
+  () => import("../persistence/exit-journal.ts"),
+  () => import("../persistence/journal.ts"),
   () => import("../persistence/read-graph.ts"),
   () => import("../persistence/save.ts"),
   () => import("../persistence/open-workflow.ts"),

@@ -6,9 +6,9 @@ import { usePreferences } from "../preferences/store.ts";
 import { detached, edited, renamed } from "../workspace/document-status.ts";
 import { opened, sessionChanged, useWorkspace } from "../workspace/store.ts";
 import { LAST_WORKFLOW_KEY, local, locationOf, serializeCurrent } from "./document-io.ts";
+import type { journalOnExit } from "./exit-journal.ts";
 import type { OpenOptions, OpenOutcome, OpenTarget } from "./open-workflow.ts";
 import type { SaveOptions } from "./save.ts";
-import type { journalOnExit } from "./serializer.ts";
 import { confirmLeave } from "./unsaved-guard.ts";
 
 const JOURNAL_DELAY_MS = 1000;
@@ -47,7 +47,7 @@ export function createPersistence(documents: DocumentStore) {
   const loadSerializer = () => {
     if (journalNowOnExit || fetchingSerializer) return;
     fetchingSerializer = true;
-    import("./serializer.ts").then(
+    import("./exit-journal.ts").then(
       (module) => {
         journalNowOnExit = module.journalOnExit;
       },

@@ -7,7 +7,6 @@ import {
   type WorkflowDocument,
 } from "@atelier/core";
 import { type Remote, wrap } from "comlink";
-import { CLEAN_EXIT_KEY, type JournalData, writeExitJournal } from "./journal.ts";
 import type { SerializeWorkerApi } from "./serialize.worker.ts";
 
 export const WORKER_TIMEOUTS = {
@@ -58,15 +57,6 @@ async function inWorker<T>(
     console.warn(`${(error as Error).message}; serializing on the main thread instead`);
     return fallback();
   }
-}
-
-/**
- * Page hide: the open workflow's journal written synchronously (journal.ts) and a normal
- * close marked, so the next start brings the edits back silently.
- */
-export function journalOnExit(document: WorkflowDocument, entry: Omit<JournalData, "data">) {
-  writeExitJournal({ ...entry, data: serializeWorkflow(document) });
-  localStorage.setItem(CLEAN_EXIT_KEY, "1");
 }
 
 export const serializer = {
