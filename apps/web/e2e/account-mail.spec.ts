@@ -46,6 +46,18 @@ test("verification mail makes an ADMIN_EMAILS account an admin; a forgotten pass
   await expect(page.getByRole("textbox", { name: "Invitation link" })).toHaveValue(
     /\/invite\/[\w-]+$/,
   );
+  // The instance's health: the all-in-one server works its own queue.
+  const health = page.getByRole("region", { name: "Instance health" });
+  await expect(health.getByText(/^\d+ queued · \d+ running/)).toBeVisible();
+  await expect(health.getByText(/\(pid \d+, \d+ at once\)/)).toBeVisible();
+  await expect(page.getByRole("region", { name: "Jobs" }).getByRole("heading")).toHaveText("Jobs");
+  // Each account's own quotas and budgets.
+  await users.getByRole("button", { name: `Limits for ${E2E_ADMIN_EMAIL}` }).click();
+  const limits = page.getByRole("dialog", { name: `Limits for ${E2E_ADMIN_EMAIL}` });
+  await limits.getByLabel("Daily budget").fill("3.5");
+  await limits.getByRole("button", { name: "Save limits" }).click();
+  await expect(limits.getByRole("status")).toHaveText("Limits saved");
+  await limits.getByRole("button", { name: "Close" }).click();
   await canvas.shot("admin-page");
   // The invitation's link opens a sign-up page; the account is made and signed in.
   const invitation = await page.getByRole("textbox", { name: "Invitation link" }).inputValue();

@@ -460,6 +460,20 @@ export const userQuotas = pgTable("user_quotas", {
   updatedAt: updatedAt(),
 });
 
+/**
+ * Processes working the generation queue: each writes its row when it starts and again every
+ * sweep (15 s), and deletes it when it stops; one silent for a minute is no longer alive
+ * (the admin page's instance health).
+ */
+export const workers = pgTable("workers", {
+  id: text("id").primaryKey(),
+  host: text("host").notNull(),
+  pid: integer("pid").notNull(),
+  concurrency: integer("concurrency").notNull(),
+  startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }).notNull(),
+  seenAt: timestamp("seen_at", { withTimezone: true, mode: "date" }).notNull(),
+});
+
 /** An admin's invitation to sign up (SIGNUP=invite): used once, before it expires. */
 export const invites = pgTable(
   "invites",

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
 import { and, eq, inArray, lt } from "drizzle-orm";
 import type PgBoss from "pg-boss";
 import type { AppDb } from "../db/client.ts";
 import type { JobRow } from "../db/rows.ts";
-import { jobs } from "../db/schema.ts";
+import { jobs, workers } from "../db/schema.ts";
 import type { ProviderRegistry } from "../providers/registry.ts";
 import { ensureQueue } from "./boss.ts";
 import { runStep, type StepDeps } from "./steps.ts";
@@ -117,7 +118,9 @@ export async function createEngine(deps: {
   };
   let sweeper: ReturnType<typeof setInterval> | null = null;
   /** This process's step workers: a new job wakes them rather than waiting for their poll. */
-  const workers: string[] = [];
+  const queueWorkers: string[] = [];
+  /** This process as the workers table knows it (while it works the queue). */
+  const self = { id: randomUUID(), host: hostname(), pid: process.pid, startedAt: new Date() };
 
   const engine: GenerationEngine = {
     async start(job) {
@@ -125,7 +128,7 @@ export async function createEngine(deps: {
       await schedule(job.id, job.runner, 0);
       // Workers here fetch every 0.5 s; one that is asleep picks the job up now (a run's
       // next step would otherwise wait for the poll: 0.5 s a step, ADR 0010).
-      for (const id of workers) boss.notifyWorker(id);
+      for (const id of queueWorkers) boss.notifyWorker(id);
     },
     async nudge(jobId) {
       const [job] = await db
@@ -144,7 +147,9 @@ export async function createEngine(deps: {
           await drive(message.data.jobId, message.data.token, message.data.hint === true);
       };
       for (let worker = 0; worker < concurrency; worker++)
-        workers.push(await boss.work<StepMessage>(GENERATION_QUEUE, { batchSize: 1 }, handler));
+        queueWorkers.push(
+          await boss.work<StepMessage>(GENERATION_QUEUE, { batchSize: 1 }, handler),
+        );
       // A finished job is never in flight: rows an older version left so (a cancel during a
       // submit) would hold their provider's slots for good. Once, at start-up.
       await db
@@ -158,8 +163,16 @@ export async function createEngine(deps: {
         );
       // The embedded shape is one process: every unfinished job is ours to resume right away.
       await engine.sweep(resumeAll ? 0 : deps.staleAfterMs);
+      // This process says it is alive (instance health) as often as it sweeps.
+      const alive = () =>
+        db
+          .insert(workers)
+          .values({ ...self, concurrency, seenAt: new Date() })
+          .onConflictDoUpdate({ target: workers.id, set: { seenAt: new Date() } });
+      await alive();
       sweeper = setInterval(() => {
         engine.sweep().catch((error) => deps.log.error({ err: error }, "sweep failed"));
+        alive().catch((error) => deps.log.error({ err: error }, "worker heartbeat failed"));
       }, SWEEP_EVERY_MS);
       sweeper.unref();
     },
@@ -188,9 +201,15 @@ export async function createEngine(deps: {
       return taken;
     },
     async stop() {
-      workers.length = 0;
+      const working = sweeper !== null;
+      queueWorkers.length = 0;
       if (sweeper) clearInterval(sweeper);
       sweeper = null;
+      if (working)
+        await db
+          .delete(workers)
+          .where(eq(workers.id, self.id))
+          .catch(() => undefined);
     },
   };
   return engine;

@@ -1,6 +1,8 @@
 import {
   type AdminSpend,
+  type InstanceHealth,
   type Invite,
+  zAdminJobParams,
   zAdminUserParams,
   zAdminUserQuery,
   zCreateInviteRequest,
@@ -9,14 +11,19 @@ import {
   zUsageQuery,
   zUserLimits,
 } from "@atelier/core";
+import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { sessionCacheOf } from "../auth/auth.ts";
 import { listAccounts, setAccountDisabled } from "../commands/account-admin.ts";
 import { issueResetLink } from "../commands/account-recovery.ts";
+import { cancelJob } from "../commands/cancel-job.ts";
+import { instanceHealth, listAllJobs } from "../commands/instance-health.ts";
 import { createInvite, deleteInvite, type InviteRow, listInvites } from "../commands/invites.ts";
 import { instanceSpend } from "../commands/usage.ts";
 import { limitsOf, setLimits } from "../commands/user-limits.ts";
 import type { AppContext } from "../context.ts";
+import { jobs } from "../db/schema.ts";
+import { NotFoundError } from "../domain/errors.ts";
 import { requireUser } from "../http/session.ts";
 import { assertIsAdmin } from "../policy/access.ts";
 
@@ -100,6 +107,38 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
     const { id } = zAdminUserParams.parse(request.params);
     const limits = zUserLimits.parse(request.body ?? {});
     return { limits: await setLimits(db, id, limits) };
+  });
+
+  // How the instance is doing: queue, workers, storage, provider errors.
+  app.get("/api/admin/health", async (request): Promise<InstanceHealth> => {
+    const admin = await requireUser(ctx.auth, request);
+    await assertIsAdmin(db, admin);
+    return instanceHealth(db);
+  });
+
+  // Jobs across users, and cancelling any of them.
+  app.get("/api/admin/jobs", async (request) => {
+    const admin = await requireUser(ctx.auth, request);
+    await assertIsAdmin(db, admin);
+    return { jobs: await listAllJobs(db) };
+  });
+
+  app.post("/api/admin/jobs/:id/cancel", async (request) => {
+    const admin = await requireUser(ctx.auth, request);
+    await assertIsAdmin(db, admin);
+    const { id } = zAdminJobParams.parse(request.params);
+    const [job] = await db.select().from(jobs).where(eq(jobs.id, id));
+    if (!job) throw new NotFoundError("Job not found");
+    const cancelled = await cancelJob(
+      {
+        db,
+        providers: async () => (await ctx.generation()).providers,
+        providerCancelFailed: (error, jobId) =>
+          request.log.warn({ err: error, jobId }, "provider cancel failed"),
+      },
+      job,
+    );
+    return { job: { id: cancelled.id, status: cancelled.status } };
   });
 
   // What the instance spent, by provider and by user.

@@ -335,6 +335,11 @@ export function probesFor(ids: {
       },
     ],
     "GET /api/admin/spend": [{ method: "GET", path: "/api/admin/spend", expect: [403] }],
+    "GET /api/admin/health": [{ method: "GET", path: "/api/admin/health", expect: [403] }],
+    "GET /api/admin/jobs": [{ method: "GET", path: "/api/admin/jobs", expect: [403] }],
+    "POST /api/admin/jobs/:id/cancel": [
+      { method: "POST", path: `/api/admin/jobs/${ids.job}/cancel`, body: {}, expect: [403] },
+    ],
     "DELETE /api/admin/invites/:id": [
       { method: "DELETE", path: "/api/admin/invites/x", expect: [403] },
     ],

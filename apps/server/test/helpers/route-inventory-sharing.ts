@@ -186,6 +186,27 @@ export const SHARING_ROUTES: Record<string, Entry> = {
       },
     }),
   },
+  "GET /api/admin/health": {
+    writes: false,
+    owner: 403,
+    other: 403,
+    anonymous: 401,
+    probe: () => ({ path: "/api/admin/health" }),
+  },
+  "GET /api/admin/jobs": {
+    writes: false,
+    owner: 403,
+    other: 403,
+    anonymous: 401,
+    probe: () => ({ path: "/api/admin/jobs" }),
+  },
+  "POST /api/admin/jobs/:id/cancel": {
+    writes: true,
+    owner: 403,
+    other: 403,
+    anonymous: 401,
+    probe: (f) => ({ path: `/api/admin/jobs/${f.job}/cancel`, json: {} }),
+  },
   "GET /api/admin/spend": {
     writes: false,
     owner: 403,

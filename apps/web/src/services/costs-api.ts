@@ -1,4 +1,11 @@
-import type { AdminSpend, Pricing, Usage, UserLimits } from "@atelier/core";
+import type {
+  AdminJob,
+  AdminSpend,
+  InstanceHealth,
+  Pricing,
+  Usage,
+  UserLimits,
+} from "@atelier/core";
 import { call } from "./api.ts";
 
 /** Costs: where this session's runs go (for estimates), its spend, and admins' views. */
@@ -14,4 +21,12 @@ export const costsApi = {
       limits,
     ),
   spend: (days: number) => call<AdminSpend>("GET", `/api/admin/spend?days=${days}`),
+  health: () => call<InstanceHealth>("GET", "/api/admin/health"),
+  jobs: () => call<{ jobs: AdminJob[] }>("GET", "/api/admin/jobs"),
+  cancelJob: (id: string) =>
+    call<{ job: { id: string; status: string } }>(
+      "POST",
+      `/api/admin/jobs/${encodeURIComponent(id)}/cancel`,
+      {},
+    ),
 };

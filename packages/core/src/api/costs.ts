@@ -94,3 +94,47 @@ export const zAdminSpend = z.object({
   ),
 });
 export type AdminSpend = z.infer<typeof zAdminSpend>;
+
+/** GET /api/admin/health: how the instance is doing, now. */
+export const zInstanceHealth = z.object({
+  queue: z.object({
+    /** Jobs waiting for a worker or a provider slot. */
+    queued: z.number().int(),
+    running: z.number().int(),
+    /** Seconds the oldest queued job has waited; null when none waits. */
+    oldestQueuedSeconds: z.number().nullable(),
+    /** Server-side runs not yet finished. */
+    activeRuns: z.number().int(),
+  }),
+  /** Processes working the queue, seen within the last minute. */
+  workers: z.array(
+    z.object({
+      host: z.string(),
+      pid: z.number().int(),
+      concurrency: z.number().int(),
+      startedAt: z.string(),
+      seenAt: z.string(),
+    }),
+  ),
+  storage: z.object({ mediaBytes: z.number(), workflowBytes: z.number() }),
+  /** Jobs that failed in the last hour, by provider, with the latest error. */
+  providerErrors: z.array(
+    z.object({ provider: z.string(), failed: z.number().int(), lastError: z.string().nullable() }),
+  ),
+});
+export type InstanceHealth = z.infer<typeof zInstanceHealth>;
+
+/** One job as an admin sees it (GET /api/admin/jobs), across users. */
+export const zAdminJob = z.object({
+  id: z.string(),
+  email: z.string().nullable(),
+  model: z.string(),
+  provider: z.string(),
+  status: z.string(),
+  createdAt: z.string(),
+  costUsd: z.number().nullable(),
+  error: z.string().nullable(),
+});
+export type AdminJob = z.infer<typeof zAdminJob>;
+export const zAdminJobList = z.object({ jobs: z.array(zAdminJob) });
+export const zAdminJobParams = z.object({ id: z.string().min(1).max(200) });

@@ -1,6 +1,8 @@
 import {
   SHARE_TOKEN_HEADER,
   zActiveRunsResponse,
+  zAdminJobList,
+  zAdminJobParams,
   zAdminSpend,
   zAdminStatusResponse,
   zAdminUserListResponse,
@@ -32,6 +34,7 @@ import {
   zGenerateRequest,
   zGenerateResponse,
   zHealthResponse,
+  zInstanceHealth,
   zInviteListResponse,
   zInviteParams,
   zInviteResponse,
@@ -198,6 +201,9 @@ export const API_ROUTES: readonly ApiRoute[] = [
   admin("PATCH /api/admin/users/:id", "Disable an account (no sign-in; its sessions end, its API tokens are refused) or enable it", "account", { params: zAdminUserParams, body: zUpdateAccountRequest, response: zUpdateAccountResponse, description: "Admins only (403 otherwise); an admin cannot disable their own account (400)." }),
   admin("GET /api/admin/users/:id/limits", "One account's own quotas and budgets (null: the instance's default)", "account", { params: zAdminUserParams, response: z.object({ limits: zUserLimits }), description: "Admins only (403 otherwise)." }),
   admin("PUT /api/admin/users/:id/limits", "Set one account's own quotas and budgets (all null: back to the defaults)", "account", { params: zAdminUserParams, body: zUserLimits, response: z.object({ limits: zUserLimits }), description: "Admins only (403 otherwise)." }),
+  admin("GET /api/admin/health", "How the instance is doing: queue depth and age, workers alive, storage used, provider errors in the last hour", "account", { response: zInstanceHealth, description: "Admins only (403 otherwise)." }),
+  admin("GET /api/admin/jobs", "Jobs across users: every unfinished one, then the latest (100 in all)", "account", { response: zAdminJobList, description: "Admins only (403 otherwise)." }),
+  admin("POST /api/admin/jobs/:id/cancel", "Cancel anyone's job (at its provider too, best effort)", "account", { params: zAdminJobParams, response: z.object({ job: z.object({ id: z.string(), status: z.string() }) }), description: "Admins only (403 otherwise); an unknown id is 404." }),
   admin("GET /api/admin/spend", "What the instance spent over the last `days` (UTC days): completed jobs by provider and by user", "account", { query: zUsageQuery, response: zAdminSpend, description: "Admins only (403 otherwise). Jobs with no published price count as unpriced, not as money." }),
   admin("POST /api/admin/users/:id/reset-link", "A one-time link (an hour) that sets the account's password", "account", { params: zAdminUserParams, status: 201, response: zResetLinkResponse, description: "Admins only (403 otherwise). Hand it over yourself: it is not mailed." }),
 

@@ -2,6 +2,8 @@ import type { AdminUser, Invite } from "@atelier/core";
 import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { FormError } from "../../ui/FormError.tsx";
 import { adminActions, adminFailure, refusal } from "./admin-actions.ts";
+import { Health } from "./Health.tsx";
+import { Jobs } from "./Jobs.tsx";
 import { Spend } from "./Spend.tsx";
 import { UserLimitsDialog } from "./UserLimitsDialog.tsx";
 
@@ -250,7 +252,9 @@ export function AdminPage() {
         </a>
         <h1>Admin</h1>
       </header>
+      <Health />
       <Users />
+      <Jobs />
       <Spend />
       <Invites />
     </main>

@@ -17,6 +17,9 @@ export const adminActions = {
   setLimits: async (userId: string, limits: UserLimits) =>
     (await costsApi.setLimits(userId, limits)).limits,
   spend: (days: number) => costsApi.spend(days),
+  health: () => costsApi.health(),
+  jobs: async () => (await costsApi.jobs()).jobs,
+  cancelJob: (id: string) => costsApi.cancelJob(id),
 };
 
 /** Why the page cannot be shown: signed out (401) or not an admin (403); null otherwise. */
