@@ -74,7 +74,7 @@ export async function createContext(
       createRunDriver({
         advance: {
           db: database.db,
-          startJob: async (userId, model, input) => {
+          startJob: async (userId, model, input, clientAddress) => {
             const deps = {
               db: database.db,
               store,
@@ -87,6 +87,7 @@ export async function createContext(
               userId,
               model,
               input,
+              clientAddress,
             );
             return job;
           },

@@ -47,6 +47,8 @@ export const zLimitsEnv = z.object({
   BUDGET_USER_DAILY_USD: dollars(),
   /** What each user may spend a calendar month (UTC), in US dollars. */
   BUDGET_USER_MONTHLY_USD: dollars(),
+  /** What all anonymous sessions from one address may spend a day (UTC), in US dollars. */
+  BUDGET_ANONYMOUS_DAILY_USD_PER_ADDRESS: dollars(),
   /** What the whole instance may spend a day (UTC), in US dollars. */
   BUDGET_INSTANCE_DAILY_USD: dollars(),
   /** What the whole instance may spend a calendar month (UTC), in US dollars. */
@@ -78,6 +80,8 @@ export interface AbuseLimits {
 export interface SpendBudgets {
   userDailyUsd: number | null;
   userMonthlyUsd: number | null;
+  /** All anonymous sessions of one address together, a day. */
+  anonymousDailyUsdPerAddress: number | null;
   instanceDailyUsd: number | null;
   instanceMonthlyUsd: number | null;
 }
@@ -105,6 +109,7 @@ export function limitsConfig(env: z.infer<typeof zLimitsEnv>): AbuseLimits {
     budgets: {
       userDailyUsd: env.BUDGET_USER_DAILY_USD ?? null,
       userMonthlyUsd: env.BUDGET_USER_MONTHLY_USD ?? null,
+      anonymousDailyUsdPerAddress: env.BUDGET_ANONYMOUS_DAILY_USD_PER_ADDRESS ?? null,
       instanceDailyUsd: env.BUDGET_INSTANCE_DAILY_USD ?? null,
       instanceMonthlyUsd: env.BUDGET_INSTANCE_MONTHLY_USD ?? null,
     },

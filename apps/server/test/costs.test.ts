@@ -317,3 +317,46 @@ describe("costs and budgets", () => {
     expect(visitor.body.providers).toEqual(["local"]);
   });
 });
+
+// A new anonymous session costs nothing to make: their spend is budgeted by address too.
+describe("the daily budget of anonymous sessions from one address", () => {
+  let fal: FakeFal;
+  let server: TestServer;
+  afterAll(async () => {
+    await server.close();
+    await fal.close();
+  });
+
+  it("refuses a fresh anonymous session once the address has spent it; accounts go on", async () => {
+    fal = await startFakeFal();
+    server = await startTestServer({
+      FAL_KEY: fal.key,
+      FAL_QUEUE_URL: fal.url,
+      FAL_WEBHOOK_JWKS_URL: `${fal.url}/.well-known/jwks.json`,
+      OUTBOUND_ALLOW_HOSTS: new URL(fal.url).host,
+      PROVIDER_POLL_MS: "30",
+      ANONYMOUS_RUNS: "all",
+      BUDGET_ANONYMOUS_DAILY_USD_PER_ADDRESS: "1.5",
+    });
+    const anonymous = async () => {
+      const browser = new TestClient(server.url);
+      await browser.json("POST", "/api/auth/sign-in/anonymous", {});
+      return browser;
+    };
+    const veo = async (client: TestClient, nodeId: string) => {
+      const own = [await uploadPng(client), await uploadPng(client)] as const;
+      return client.json<{ error?: string }>(
+        "POST",
+        "/api/generate/veo31-video",
+        veoFrames(own[0], own[1], nodeId),
+      );
+    };
+    expect((await veo(await anonymous(), "a1")).status).toBe(202);
+    const refused = await veo(await anonymous(), "a2");
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toContain(COST_MESSAGES.overBudget(1.2, "addressDaily", 0.3, 1.5));
+    const account = new TestClient(server.url);
+    await account.signUp("address-account@example.com");
+    expect((await veo(account, "b1")).status).toBe(202);
+  });
+});

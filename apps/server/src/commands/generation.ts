@@ -127,6 +127,8 @@ export async function createJob(
   storeInline: (dataUrl: string, port: string) => Promise<string>,
   anonymousRuns: AnonymousRuns = "local",
   budgets: SpendBudgets | null = null,
+  /** An anonymous session's address (its spend is budgeted by address too). */
+  clientAddress: string | null = null,
 ): Promise<{ job: JobRow; created: boolean }> {
   const definition = definitionOf(model);
   const { params, inputs } = checkRun(definition, body, publicUrl);
@@ -153,7 +155,7 @@ export async function createJob(
   if (!provider) throw new InvalidInputError(`No provider can run ${definition.displayName}`);
   // Its published price (null: none); over a budget, refused before anything is stored.
   const costUsd = priceOf(endpoint, params);
-  if (budgets) await assertAffordable(db, budgets, userId, costUsd ?? 0);
+  if (budgets) await assertAffordable(db, budgets, userId, costUsd ?? 0, clientAddress);
   // Embedded media goes to storage (once a provider can run it): providers are given URLs,
   // never inline data.
   for (const [port, value] of Object.entries(inputs)) {
@@ -184,10 +186,11 @@ export async function createJob(
         callbackToken: randomBytes(24).toString("hex"),
         runner: randomUUID(),
         costUsd,
+        clientAddress,
       })
       .returning();
   const [job] = budgets
-    ? await withinBudgets(db, budgets, userId, costUsd ?? 0, insert)
+    ? await withinBudgets(db, budgets, userId, costUsd ?? 0, clientAddress, insert)
     : await insert(db);
   return { job: job as JobRow, created: true };
 }

@@ -64,6 +64,8 @@ export async function startGeneration(
   userId: string,
   model: string,
   input: GenerateInput,
+  /** An anonymous session's address (never from the request body). */
+  clientAddress: string | null = null,
 ): Promise<{ job: JobRow; created: boolean }> {
   const { generation } = deps;
   const sink = {
@@ -90,6 +92,7 @@ export async function startGeneration(
     storeInline,
     deps.anonymousRuns,
     deps.budgets,
+    clientAddress,
   );
   if (created) await generation.engine.start(job);
   return { job, created };

@@ -254,6 +254,8 @@ export const jobs = pgTable(
      * jobs; budgets also hold back the cost of jobs still queued or running.
      */
     costUsd: doublePrecision("cost_usd"),
+    /** An anonymous session's address (IPv6: its /64): their spend is budgeted by address. */
+    clientAddress: text("client_address"),
     /**
      * Last time a worker step touched the job, or — for a job waiting on a webhook — when its
      * next step is due: one silent past that (plus the stale margin) is picked up again.
@@ -269,6 +271,7 @@ export const jobs = pgTable(
     index("jobs_provider_request_idx").on(table.provider, table.providerRequestId),
     index("jobs_run_idx").on(table.runId),
     index("jobs_completed_idx").on(table.completedAt),
+    index("jobs_client_address_idx").on(table.clientAddress),
   ],
 );
 
@@ -299,6 +302,8 @@ export const runs = pgTable(
     /** The published app this run is of (its graph is the app's version), else null. */
     appId: text("app_id"),
     appVersion: integer("app_version"),
+    /** An anonymous session's address: its steps' jobs are budgeted by it. */
+    clientAddress: text("client_address"),
   },
   (table) => [
     index("runs_user_status_idx").on(table.userId, table.status),

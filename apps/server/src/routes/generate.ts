@@ -57,11 +57,8 @@ export async function generateRoutes(app: FastifyInstance, ctx: AppContext) {
     }
     const input = zStart.parse(body);
     // Starts only (status checks through this route are polls) take from the quotas.
-    await takeGenerationQuota(db, limits, {
-      id: user.id,
-      isAnonymous: user.isAnonymous,
-      address: addressOf(request),
-    });
+    const address = addressOf(request);
+    await takeGenerationQuota(db, limits, { id: user.id, isAnonymous: user.isAnonymous, address });
     const { job, created } = await startGeneration(
       {
         db,
@@ -79,6 +76,7 @@ export async function generateRoutes(app: FastifyInstance, ctx: AppContext) {
       user.id,
       model,
       input,
+      user.isAnonymous ? address : null,
     );
     return reply.code(created ? 202 : 200).send(presentStarted(job));
   });

@@ -47,8 +47,15 @@ export async function runRoutes(app: FastifyInstance, ctx: AppContext) {
     const workflow = body.workflowId ? await assertCanRunWorkflow(db, user, body.workflowId) : null;
     const starter = { id: user.id, isAnonymous: user.isAnonymous, address: addressOf(request) };
     await takeGenerationQuota(db, limits, starter, { run: true });
-    const run = await createRun(db, user.id, body, workflow, undefined, (plan) =>
-      assertRunAffordable(runBudget, user.id, plan),
+    const address = user.isAnonymous ? starter.address : null;
+    const run = await createRun(
+      db,
+      user.id,
+      body,
+      workflow,
+      undefined,
+      (plan) => assertRunAffordable(runBudget, user.id, plan, address),
+      address,
     );
     await kick(user.id);
     return reply.code(202).send({ run: presentRun(await readRun(db, run), false) });

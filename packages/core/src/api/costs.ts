@@ -6,6 +6,7 @@ import { dollars } from "./money.ts";
 export const BUDGET_NAMES = {
   userDaily: "your daily budget",
   userMonthly: "your monthly budget",
+  addressDaily: "the daily budget of anonymous sessions from your address (sign in to run more)",
   instanceDaily: "this instance's daily budget",
   instanceMonthly: "this instance's monthly budget",
 } as const;

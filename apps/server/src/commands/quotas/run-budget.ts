@@ -37,13 +37,16 @@ export async function assertRunAffordable(
   deps: RunBudgetDeps,
   userId: string,
   plan: RunPlan,
+  /** An anonymous session's address. */
+  address: string | null = null,
 ): Promise<void> {
   const { db, budgets } = deps;
   const own = await budgetsOf(db, budgets, userId);
   const instance = budgets.instanceDailyUsd !== null || budgets.instanceMonthlyUsd !== null;
-  if (own.daily === null && own.monthly === null && !instance) return;
+  const byAddress = address !== null && budgets.anonymousDailyUsdPerAddress !== null;
+  if (own.daily === null && own.monthly === null && !instance && !byAddress) return;
   const total = await estimatePlan(deps, userId, plan);
-  await assertAffordable(db, budgets, userId, total.usd);
+  await assertAffordable(db, budgets, userId, total.usd, address);
 }
 
 /** What a planned run is expected to cost this user, where their runs would go. */

@@ -24,8 +24,17 @@ export function budgetPeriods(now: Date) {
  * Spent since `since`: completed jobs' cost, plus the cost held by jobs still queued or
  * running (a start is refused for what is already on its way). One user's, or everyone's.
  */
-export async function spentSince(db: AppDb, since: Date, userId?: string): Promise<number> {
-  const mine: SQL | undefined = userId ? eq(jobs.userId, userId) : undefined;
+export async function spentSince(
+  db: AppDb,
+  since: Date,
+  userId?: string,
+  address?: string,
+): Promise<number> {
+  const mine: SQL | undefined = userId
+    ? eq(jobs.userId, userId)
+    : address
+      ? eq(jobs.clientAddress, address)
+      : undefined;
   const [row] = await db
     .select({ usd: sql<string | number | null>`coalesce(sum(${jobs.costUsd}), 0)` })
     .from(jobs)
@@ -62,6 +71,8 @@ export async function assertAffordable(
   budgets: SpendBudgets,
   userId: string,
   costUsd: number,
+  /** An anonymous session's address: all such sessions of it share a budget. */
+  address: string | null = null,
   now = new Date(),
 ): Promise<void> {
   if (!(costUsd > 0)) return;
@@ -73,6 +84,7 @@ export async function assertAffordable(
     since: Date;
     until: Date;
     user?: string;
+    address?: string;
   }[] = [
     {
       name: "userDaily",
@@ -88,6 +100,17 @@ export async function assertAffordable(
       until: periods.nextMonth,
       user: userId,
     },
+    ...(address
+      ? [
+          {
+            name: "addressDaily" as const,
+            limit: budgets.anonymousDailyUsdPerAddress,
+            since: periods.day,
+            until: periods.nextDay,
+            address,
+          },
+        ]
+      : []),
     {
       name: "instanceDaily",
       limit: budgets.instanceDailyUsd,
@@ -103,7 +126,7 @@ export async function assertAffordable(
   ];
   for (const check of checks) {
     if (check.limit === null) continue;
-    const spent = await spentSince(db, check.since, check.user);
+    const spent = await spentSince(db, check.since, check.user, check.address);
     // A hundredth of a cent of slack: sums of doubles are not exact.
     if (spent + costUsd <= check.limit + 1e-4) continue;
     throw new RateLimitedError(
@@ -123,16 +146,21 @@ export async function withinBudgets<T>(
   budgets: SpendBudgets,
   userId: string,
   costUsd: number,
+  address: string | null,
   write: (db: AppDb) => Promise<T>,
 ): Promise<T> {
   if (!(costUsd > 0)) return write(db);
   return db.transaction(async (transaction) => {
     const tx = transaction as unknown as AppDb;
     const instance = budgets.instanceDailyUsd !== null || budgets.instanceMonthlyUsd !== null;
+    const byAddress = address !== null && budgets.anonymousDailyUsdPerAddress !== null;
     const own = await budgetsOf(tx, budgets, userId);
     // No budget applies: nothing to hold.
-    if (own.daily === null && own.monthly === null && !instance) return write(tx);
-    const keys = instance ? [`budget:${userId}`, "budget:instance"] : [`budget:${userId}`];
+    if (own.daily === null && own.monthly === null && !instance && !byAddress) return write(tx);
+    // Always in this order (user, address, instance), so two holders cannot deadlock.
+    const keys = [`budget:${userId}`];
+    if (byAddress) keys.push(`budget:address:${address}`);
+    if (instance) keys.push("budget:instance");
     for (const key of keys) {
       // The upsert locks the key's row until the transaction ends.
       await tx
@@ -140,7 +168,7 @@ export async function withinBudgets<T>(
         .values({ key, windowStart: new Date(), count: 0 })
         .onConflictDoUpdate({ target: usageCounters.key, set: { windowStart: new Date() } });
     }
-    await assertAffordable(tx, budgets, userId, costUsd);
+    await assertAffordable(tx, budgets, userId, costUsd, address);
     return write(tx);
   });
 }

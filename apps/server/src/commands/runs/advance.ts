@@ -23,7 +23,12 @@ import { activeRuns, isQueuePaused, nodesOfRuns } from "./run-rows.ts";
 export interface AdvanceDeps {
   db: AppDb;
   /** Creates a step's job (or finds it by its idempotency key) and starts a new one. */
-  startJob(userId: string, model: string, input: GenerateInput): Promise<JobRow>;
+  startJob(
+    userId: string,
+    model: string,
+    input: GenerateInput,
+    clientAddress: string | null,
+  ): Promise<JobRow>;
   log: { error(object: unknown, message: string): void };
 }
 
@@ -231,14 +236,19 @@ async function startStep(
   }
   let job: JobRow;
   try {
-    job = await deps.startJob(run.userId, node.type, {
-      nodeId: node.nodeId,
-      workflowId: run.workflowId,
-      inputs: gathered.inputs,
-      params: gathered.params,
-      idempotencyKey: `run:${run.id}:${node.nodeId}:${node.attempt}`,
-      runId: run.id,
-    });
+    job = await deps.startJob(
+      run.userId,
+      node.type,
+      {
+        nodeId: node.nodeId,
+        workflowId: run.workflowId,
+        inputs: gathered.inputs,
+        params: gathered.params,
+        idempotencyKey: `run:${run.id}:${node.nodeId}:${node.attempt}`,
+        runId: run.id,
+      },
+      run.clientAddress,
+    );
   } catch (error) {
     if (!(error instanceof DomainError))
       deps.log.error({ err: error, runId: run.id, nodeId: node.nodeId }, "step not started");

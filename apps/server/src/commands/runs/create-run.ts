@@ -21,6 +21,8 @@ export async function createRun(
   app?: { id: string; version: number },
   /** Checks the plan before anything is written (a budget may refuse it). */
   beforeWrite?: (plan: RunPlan) => Promise<void>,
+  /** An anonymous session's address: its steps' jobs are budgeted by it too. */
+  clientAddress: string | null = null,
 ): Promise<RunRow> {
   const graph = await graphForRun(db, userId, request, workflow);
   const target = request.target ?? { all: true as const };
@@ -47,6 +49,7 @@ export async function createRun(
         queueOrder: Date.now(),
         appId: app?.id ?? null,
         appVersion: app?.version ?? null,
+        clientAddress,
       })
       .returning();
     await tx.insert(runNodes).values(
