@@ -105,6 +105,7 @@ export async function startServer({ webRoot, db = "pglite", env = {}, publicUrl 
     // Quotas are the server suite's to test; a benchmark measures speed, not refusals.
     CONCURRENT_JOBS_PER_USER: "100000",
     CONCURRENT_JOBS_PER_ANONYMOUS: "100000",
+    CONCURRENT_JOBS_PER_ANONYMOUS_ADDRESS: "100000",
     ANONYMOUS_GENERATIONS_PER_MINUTE: "100000",
     ...(publicUrl ? { PUBLIC_URL: url } : {}),
     ...(webRoot ? { WEB_ROOT: webRoot } : {}),

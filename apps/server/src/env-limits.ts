@@ -23,6 +23,8 @@ export const zLimitsEnv = z.object({
   CONCURRENT_JOBS_PER_USER: count(8),
   /** Jobs queued or running at once per anonymous session. */
   CONCURRENT_JOBS_PER_ANONYMOUS: count(2),
+  /** Jobs queued or running at once for all anonymous sessions of one address together. */
+  CONCURRENT_JOBS_PER_ANONYMOUS_ADDRESS: count(6),
   /** Uploads (POST /api/media) per address and minute. */
   RATE_LIMIT_UPLOADS_PER_MINUTE: count(60),
   /** Uploads per session (or, signed out, per address) and minute. */
@@ -63,6 +65,7 @@ export interface AbuseLimits {
   anonymousGenerationsPerMinute: number;
   concurrentJobsPerUser: number;
   concurrentJobsPerAnonymous: number;
+  concurrentJobsPerAnonymousAddress: number;
   uploadsPerMinute: number;
   uploadsPerMinutePerSession: number;
   uploadBytesPerMinute: number;
@@ -96,6 +99,7 @@ export function limitsConfig(env: z.infer<typeof zLimitsEnv>): AbuseLimits {
     anonymousGenerationsPerMinute: env.ANONYMOUS_GENERATIONS_PER_MINUTE,
     concurrentJobsPerUser: env.CONCURRENT_JOBS_PER_USER,
     concurrentJobsPerAnonymous: env.CONCURRENT_JOBS_PER_ANONYMOUS,
+    concurrentJobsPerAnonymousAddress: env.CONCURRENT_JOBS_PER_ANONYMOUS_ADDRESS,
     uploadsPerMinute: env.RATE_LIMIT_UPLOADS_PER_MINUTE,
     uploadsPerMinutePerSession: env.RATE_LIMIT_UPLOADS_PER_SESSION_PER_MINUTE,
     uploadBytesPerMinute: env.UPLOAD_MB_PER_MINUTE * MB,

@@ -28,6 +28,14 @@ describe("abuse limits: configuration", () => {
       anonymousEventStreamsPerAddress: 32,
       stagedSavesPerUser: 8,
       stagedSaveBytesPerUser: 64 * 1024 * 1024,
+      concurrentJobsPerAnonymousAddress: 6,
+      budgets: {
+        userDailyUsd: null,
+        userMonthlyUsd: null,
+        anonymousDailyUsdPerAddress: null,
+        instanceDailyUsd: null,
+        instanceMonthlyUsd: null,
+      },
     });
     const set = loadConfig({
       DATA_DIR: dataDir,
@@ -47,6 +55,12 @@ describe("abuse limits: configuration", () => {
       ANONYMOUS_GENERATIONS_PER_MINUTE: "14",
       CONCURRENT_JOBS_PER_USER: "15",
       CONCURRENT_JOBS_PER_ANONYMOUS: "16",
+      CONCURRENT_JOBS_PER_ANONYMOUS_ADDRESS: "17",
+      BUDGET_USER_DAILY_USD: "18",
+      BUDGET_USER_MONTHLY_USD: "19",
+      BUDGET_ANONYMOUS_DAILY_USD_PER_ADDRESS: "20",
+      BUDGET_INSTANCE_DAILY_USD: "21",
+      BUDGET_INSTANCE_MONTHLY_USD: "22.5",
     }).limits;
     const MB = 1024 * 1024;
     expect(set).toEqual({
@@ -66,6 +80,14 @@ describe("abuse limits: configuration", () => {
       anonymousGenerationsPerMinute: 14,
       concurrentJobsPerUser: 15,
       concurrentJobsPerAnonymous: 16,
+      concurrentJobsPerAnonymousAddress: 17,
+      budgets: {
+        userDailyUsd: 18,
+        userMonthlyUsd: 19,
+        anonymousDailyUsdPerAddress: 20,
+        instanceDailyUsd: 21,
+        instanceMonthlyUsd: 22.5,
+      },
     });
     expect(() => loadConfig({ DATA_DIR: dataDir, EVENT_STREAMS_PER_USER: "0" })).toThrow(
       "EVENT_STREAMS_PER_USER",

@@ -186,6 +186,7 @@ describe.runIf(TEST_DB_KIND === "postgres")("quotas across two processes", () =>
       AUTH_SECRET: "quota-secret-quota-secret-quota-secret-01",
       ANONYMOUS_GENERATIONS_PER_MINUTE: "10",
       CONCURRENT_JOBS_PER_ANONYMOUS: "1000",
+      CONCURRENT_JOBS_PER_ANONYMOUS_ADDRESS: "1000",
       RATE_LIMIT_ANONYMOUS_GENERATIONS_PER_MINUTE: "1000",
     };
     const ports = [await freePort(), await freePort()];
@@ -222,4 +223,32 @@ describe.runIf(TEST_DB_KIND === "postgres")("quotas across two processes", () =>
     expect(rest.filter((answer) => answer.status === 202)).toHaveLength(6);
     expect(rest.filter((answer) => answer.status === 429)).toHaveLength(30);
   }, 120_000);
+});
+
+// A new anonymous session is free to make: jobs at once are counted by address too.
+describe("jobs at once from one address", () => {
+  let server: TestServer;
+  afterAll(async () => server.close());
+
+  it("fresh anonymous sessions from one address share its jobs at once; accounts do not", async () => {
+    server = await startTestServer({
+      CONCURRENT_JOBS_PER_ANONYMOUS_ADDRESS: "3",
+      // The offline provider takes its time: the jobs stay queued or running.
+      LOCAL_PROVIDER_STEP_MS: "60000",
+    });
+    const statuses: number[] = [];
+    let last = "";
+    for (let n = 0; n < 5; n++) {
+      const answer = await start(await anonymousBrowser(server), `addr-${n}`);
+      statuses.push(answer.status);
+      if (answer.body.error) last = answer.body.error;
+    }
+    expect(statuses).toEqual([202, 202, 202, 429, 429]);
+    expect(last).toMatch(
+      /^Too many jobs at once from this address: at most 3 queued or running for anonymous sessions \(sign in to run more\)\./,
+    );
+    const account = new TestClient(server.url);
+    await account.signUp("address-jobs@example.com");
+    expect((await start(account, "acct")).status).toBe(202);
+  });
 });

@@ -27,6 +27,7 @@ const E2E_LIMITS = {
   ANONYMOUS_GENERATIONS_PER_MINUTE: "1000",
   CONCURRENT_JOBS_PER_USER: "1000",
   CONCURRENT_JOBS_PER_ANONYMOUS: "1000",
+  CONCURRENT_JOBS_PER_ANONYMOUS_ADDRESS: "1000",
 };
 // A build elsewhere than apps/web/dist (E2E_WEB_ROOT), so runs can go side by side.
 const WEB_ROOT: Record<string, string> = process.env.E2E_WEB_ROOT

@@ -55,6 +55,7 @@ export async function startTestServer(
     ANONYMOUS_GENERATIONS_PER_MINUTE: "1000",
     CONCURRENT_JOBS_PER_USER: "1000",
     CONCURRENT_JOBS_PER_ANONYMOUS: "1000",
+    CONCURRENT_JOBS_PER_ANONYMOUS_ADDRESS: "1000",
     ...env,
   });
   const testDb = await createTestDatabase();

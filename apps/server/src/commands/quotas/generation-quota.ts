@@ -51,6 +51,24 @@ export async function takeGenerationQuota(
       `Too many jobs at once: at most ${concurrent} queued or running ${starter.isAnonymous ? "per anonymous session (sign in to run more)" : "per user"}`,
       5,
     );
+  // New anonymous sessions are free to make: their jobs at once are counted by address too.
+  if (starter.isAnonymous && !run) {
+    const max = limits.concurrentJobsPerAnonymousAddress;
+    const [fromAddress] = await db
+      .select({ n: count() })
+      .from(jobs)
+      .where(
+        and(
+          eq(jobs.clientAddress, starter.address),
+          inArray(jobs.status, [...ACTIVE_JOB_STATUSES]),
+        ),
+      );
+    if (Number(fromAddress?.n ?? 0) >= max)
+      throw new RateLimitedError(
+        `Too many jobs at once from this address: at most ${max} queued or running for anonymous sessions (sign in to run more)`,
+        5,
+      );
+  }
   const takes: WindowTake[] = starter.isAnonymous
     ? [
         {
