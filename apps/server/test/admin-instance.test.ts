@@ -2,7 +2,7 @@ import type { AdminJob, InstanceHealth } from "@atelier/core";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { user } from "../src/db/schema.ts";
-import { type FakeFal, startFakeFal } from "./fakes/fal-server.ts";
+import { type FakeFal, falEnv, startFakeFal } from "./fakes/fal-server.ts";
 import { uploadPng } from "./helpers/apps.ts";
 import { TestClient } from "./helpers/client.ts";
 import { waitForJob } from "./helpers/jobs.ts";
@@ -21,10 +21,7 @@ describe("admin: instance health and jobs across users", () => {
   beforeAll(async () => {
     fal = await startFakeFal();
     server = await startTestServer({
-      FAL_KEY: fal.key,
-      FAL_QUEUE_URL: fal.url,
-      FAL_WEBHOOK_JWKS_URL: `${fal.url}/.well-known/jwks.json`,
-      OUTBOUND_ALLOW_HOSTS: new URL(fal.url).host,
+      ...falEnv(fal),
       PROVIDER_POLL_MS: "30",
     });
     await (await server.ctx.generation()).engine.work({ concurrency: 2 });

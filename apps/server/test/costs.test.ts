@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { budgetPeriods } from "../src/commands/quotas/spend-budget.ts";
 import { jobs, user, userQuotas } from "../src/db/schema.ts";
-import { type FakeFal, startFakeFal } from "./fakes/fal-server.ts";
+import { type FakeFal, falEnv, startFakeFal } from "./fakes/fal-server.ts";
 import { uploadPng } from "./helpers/apps.ts";
 import { TestClient } from "./helpers/client.ts";
 import { waitForJob } from "./helpers/jobs.ts";
@@ -31,10 +31,7 @@ describe("costs and budgets", () => {
   beforeAll(async () => {
     fal = await startFakeFal();
     server = await startTestServer({
-      FAL_KEY: fal.key,
-      FAL_QUEUE_URL: fal.url,
-      FAL_WEBHOOK_JWKS_URL: `${fal.url}/.well-known/jwks.json`,
-      OUTBOUND_ALLOW_HOSTS: new URL(fal.url).host,
+      ...falEnv(fal),
       PROVIDER_POLL_MS: "30",
       BUDGET_USER_DAILY_USD: "2",
     });
@@ -330,10 +327,7 @@ describe("the daily budget of anonymous sessions from one address", () => {
   it("refuses a fresh anonymous session once the address has spent it; accounts go on", async () => {
     fal = await startFakeFal();
     server = await startTestServer({
-      FAL_KEY: fal.key,
-      FAL_QUEUE_URL: fal.url,
-      FAL_WEBHOOK_JWKS_URL: `${fal.url}/.well-known/jwks.json`,
-      OUTBOUND_ALLOW_HOSTS: new URL(fal.url).host,
+      ...falEnv(fal),
       PROVIDER_POLL_MS: "30",
       ANONYMOUS_RUNS: "all",
       BUDGET_ANONYMOUS_DAILY_USD_PER_ADDRESS: "1.5",

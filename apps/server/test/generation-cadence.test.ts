@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jobs } from "../src/db/schema.ts";
 import { WEBHOOK_SAFETY_POLL_MS } from "../src/jobs/cadence.ts";
 import { runStep, type StepDeps } from "../src/jobs/steps.ts";
-import { type FakeFal, startFakeFal } from "./fakes/fal-server.ts";
+import { type FakeFal, falEnv, startFakeFal } from "./fakes/fal-server.ts";
 import { TestClient } from "./helpers/client.ts";
 import { waitForJob } from "./helpers/jobs.ts";
 import { startTestServer, type TestServer } from "./helpers/server.ts";
@@ -23,10 +23,7 @@ describe("status reads per job against a fake fal", () => {
     fal = await startFakeFal();
     // No PROVIDER_POLL_MS: the real cadence. PUBLIC_URL is set, so fal is given a webhook.
     server = await startTestServer({
-      FAL_KEY: fal.key,
-      FAL_QUEUE_URL: fal.url,
-      FAL_WEBHOOK_JWKS_URL: `${fal.url}/.well-known/jwks.json`,
-      OUTBOUND_ALLOW_HOSTS: new URL(fal.url).host,
+      ...falEnv(fal),
     });
     client = new TestClient(server.url);
     await client.signUp("cadence@example.com");

@@ -5,7 +5,7 @@ import { ANONYMOUS_RUN_MESSAGES } from "@atelier/core";
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { jobs, userQuotas } from "../src/db/schema.ts";
-import { type FakeFal, startFakeFal } from "./fakes/fal-server.ts";
+import { type FakeFal, falEnv, startFakeFal } from "./fakes/fal-server.ts";
 import { TestClient } from "./helpers/client.ts";
 import { createPostgresDatabaseUrl, TEST_DB_KIND } from "./helpers/database.ts";
 import { waitForJob } from "./helpers/jobs.ts";
@@ -137,10 +137,7 @@ describe("ANONYMOUS_RUNS=local with a paid provider configured", () => {
   it("runs anonymous sessions offline (fal is never called) and accounts on fal", async () => {
     fal = await startFakeFal();
     server = await startTestServer({
-      FAL_KEY: fal.key,
-      FAL_QUEUE_URL: fal.url,
-      FAL_WEBHOOK_JWKS_URL: `${fal.url}/.well-known/jwks.json`,
-      OUTBOUND_ALLOW_HOSTS: new URL(fal.url).host,
+      ...falEnv(fal),
       PROVIDER_POLL_MS: "30",
       LOCAL_PROVIDER_STEP_MS: "5",
     });

@@ -117,6 +117,16 @@ const ROUTES: Record<string, FakeRoute> = {
 };
 
 /** Starts the fake on an ephemeral loopback port. */
+/** The server's settings that send its fal jobs to this fake (its key, queue and JWKS). */
+export function falEnv(fal: FakeFal): Record<string, string> {
+  return {
+    FAL_KEY: fal.key,
+    FAL_QUEUE_URL: fal.url,
+    FAL_WEBHOOK_JWKS_URL: `${fal.url}/.well-known/jwks.json`,
+    OUTBOUND_ALLOW_HOSTS: new URL(fal.url).host,
+  };
+}
+
 /** A fixed port and key: the e2e suite starts it as a process (fal-process.ts). */
 export async function startFakeFal(fixed: { port?: number; key?: string } = {}): Promise<FakeFal> {
   const key = fixed.key ?? `fake-key-${randomUUID()}`;

@@ -13,3 +13,7 @@ export function formatUsd(usd: number | null): string {
   if (usd < 0.01) return "<$0.01";
   return `$${usd.toFixed(2)}`;
 }
+
+/** Spend for people: "$1.20", "+ 2 unpriced" when some jobs had no published price. */
+export const spendText = (usd: number, unpriced: number) =>
+  `${dollars(usd)}${unpriced > 0 ? ` + ${unpriced} unpriced` : ""}`;

@@ -1,7 +1,7 @@
 import type { InstanceHealth } from "@atelier/core";
-import { useCallback, useEffect, useState } from "react";
 import { FormError } from "../../ui/FormError.tsx";
-import { adminActions, adminFailure } from "./admin-actions.ts";
+import { adminActions } from "./admin-actions.ts";
+import { useAdminRead } from "./use-admin-read.ts";
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const waited = (value: number) =>
@@ -9,18 +9,7 @@ const waited = (value: number) =>
 
 /** The instance now: queue depth and age, workers alive, storage, provider errors. */
 export function Health() {
-  const [health, setHealth] = useState<InstanceHealth | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const load = useCallback(() => {
-    adminActions.health().then(
-      (answer) => {
-        setHealth(answer);
-        setError(null);
-      },
-      (failure) => setError(adminFailure(failure)),
-    );
-  }, []);
-  useEffect(load, [load]);
+  const { data: health, error, reload: load } = useAdminRead<InstanceHealth>(adminActions.health);
   return (
     <section aria-label="Instance health" className="admin-section">
       <div className="admin-section-head">

@@ -1,7 +1,7 @@
 import { type AdminJob, dollars, getNodeDefinition } from "@atelier/core";
-import { useCallback, useEffect, useState } from "react";
 import { FormError } from "../../ui/FormError.tsx";
 import { adminActions, adminFailure } from "./admin-actions.ts";
+import { useAdminRead } from "./use-admin-read.ts";
 
 const ACTIVE = new Set(["IN_QUEUE", "IN_PROGRESS"]);
 const STATUS: Record<string, string> = {
@@ -15,18 +15,7 @@ const when = new Intl.DateTimeFormat(undefined, { dateStyle: "short", timeStyle:
 
 /** Jobs across users: the unfinished first, each cancellable, then the latest others. */
 export function Jobs() {
-  const [jobs, setJobs] = useState<AdminJob[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const load = useCallback(() => {
-    adminActions.jobs().then(
-      (answer) => {
-        setJobs(answer);
-        setError(null);
-      },
-      (failure) => setError(adminFailure(failure)),
-    );
-  }, []);
-  useEffect(load, [load]);
+  const { data: jobs, error, setError, reload: load } = useAdminRead<AdminJob[]>(adminActions.jobs);
 
   const cancel = async (job: AdminJob) => {
     try {

@@ -1,17 +1,53 @@
-import { type AdminSpend, dollars } from "@atelier/core";
-import { useEffect, useState } from "react";
+import { type AdminSpend, spendText } from "@atelier/core";
 import { FormError } from "../../ui/FormError.tsx";
-import { adminActions, adminFailure } from "./admin-actions.ts";
+import { adminActions } from "./admin-actions.ts";
+import { useAdminRead } from "./use-admin-read.ts";
 
-const unpricedOf = (count: number) => (count > 0 ? ` + ${count} unpriced` : "");
+const lastMonth = () => adminActions.spend(30);
+
+interface SpendRow {
+  key: string;
+  who: string;
+  jobs: number;
+  usd: number;
+  unpriced: number;
+}
+
+/** One breakdown of the spend: who (a provider, a user), generations and cost. */
+function SpendTable({
+  label,
+  whoTitle,
+  rows,
+}: {
+  label: string;
+  whoTitle: string;
+  rows: SpendRow[];
+}) {
+  return (
+    <table className="admin-table" aria-label={label}>
+      <thead>
+        <tr>
+          <th scope="col">{whoTitle}</th>
+          <th scope="col">Generations</th>
+          <th scope="col">Cost</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.key}>
+            <td>{row.who}</td>
+            <td>{row.jobs}</td>
+            <td>{spendText(row.usd, row.unpriced)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
 
 /** What the instance spent over the last 30 days: by provider and by user. */
 export function Spend() {
-  const [spend, setSpend] = useState<AdminSpend | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    adminActions.spend(30).then(setSpend, (failure) => setError(adminFailure(failure)));
-  }, []);
+  const { data: spend, error } = useAdminRead<AdminSpend>(lastMonth);
   return (
     <section aria-label="Spend" className="admin-section">
       <h2>Spend, last 30 days</h2>
@@ -24,48 +60,20 @@ export function Spend() {
         <p className="muted">No finished generations in the last 30 days.</p>
       ) : (
         <div className="admin-spend">
-          <table className="admin-table" aria-label="Spend by provider">
-            <thead>
-              <tr>
-                <th scope="col">Provider</th>
-                <th scope="col">Generations</th>
-                <th scope="col">Cost</th>
-              </tr>
-            </thead>
-            <tbody>
-              {spend.byProvider.map((row) => (
-                <tr key={row.provider}>
-                  <td>{row.provider}</td>
-                  <td>{row.jobs}</td>
-                  <td>
-                    {dollars(row.usd)}
-                    {unpricedOf(row.unpriced)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <table className="admin-table" aria-label="Spend by user">
-            <thead>
-              <tr>
-                <th scope="col">User</th>
-                <th scope="col">Generations</th>
-                <th scope="col">Cost</th>
-              </tr>
-            </thead>
-            <tbody>
-              {spend.byUser.map((row) => (
-                <tr key={row.userId}>
-                  <td>{row.email ?? "Anonymous session"}</td>
-                  <td>{row.jobs}</td>
-                  <td>
-                    {dollars(row.usd)}
-                    {unpricedOf(row.unpriced)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <SpendTable
+            label="Spend by provider"
+            whoTitle="Provider"
+            rows={spend.byProvider.map((row) => ({ ...row, key: row.provider, who: row.provider }))}
+          />
+          <SpendTable
+            label="Spend by user"
+            whoTitle="User"
+            rows={spend.byUser.map((row) => ({
+              ...row,
+              key: row.userId,
+              who: row.email ?? "Anonymous session",
+            }))}
+          />
         </div>
       )}
       <p className="muted">

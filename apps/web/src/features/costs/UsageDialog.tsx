@@ -1,4 +1,4 @@
-import { dollars, getNodeDefinition, type Usage } from "@atelier/core";
+import { dollars, getNodeDefinition, spendText, type Usage } from "@atelier/core";
 import { useEffect, useState } from "react";
 import { Modal } from "../../ui/Modal.tsx";
 import { usageActions } from "./usage-actions.ts";
@@ -89,10 +89,7 @@ export function UsageDialog({ onClose }: { onClose(): void }) {
                     <td>{row.day}</td>
                     <td>{modelName(row.model)}</td>
                     <td>{row.jobs}</td>
-                    <td>
-                      {dollars(row.usd)}
-                      {row.unpriced > 0 ? ` + ${row.unpriced} unpriced` : ""}
-                    </td>
+                    <td>{spendText(row.usd, row.unpriced)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -101,10 +98,7 @@ export function UsageDialog({ onClose }: { onClose(): void }) {
                   <th scope="row" colSpan={3}>
                     Total
                   </th>
-                  <td>
-                    {dollars(total)}
-                    {unpriced > 0 ? ` + ${unpriced} unpriced` : ""}
-                  </td>
+                  <td>{spendText(total, unpriced)}</td>
                 </tr>
               </tfoot>
             </table>
