@@ -51,6 +51,11 @@ export const zLimitsEnv = z.object({
   BUDGET_USER_MONTHLY_USD: dollars(),
   /** What all anonymous sessions from one address may spend a day (UTC), in US dollars. */
   BUDGET_ANONYMOUS_DAILY_USD_PER_ADDRESS: dollars(),
+  /**
+   * A model with no published price, when a budget applies: run it uncounted (allow) or
+   * refuse it (refuse), so that nothing escapes the budget.
+   */
+  UNPRICED_RUNS: z.enum(["allow", "refuse"]).default("allow"),
   /** What the whole instance may spend a day (UTC), in US dollars. */
   BUDGET_INSTANCE_DAILY_USD: dollars(),
   /** What the whole instance may spend a calendar month (UTC), in US dollars. */
@@ -87,6 +92,8 @@ export interface SpendBudgets {
   anonymousDailyUsdPerAddress: number | null;
   instanceDailyUsd: number | null;
   instanceMonthlyUsd: number | null;
+  /** Refuse models with no published price when a budget applies (UNPRICED_RUNS=refuse). */
+  refuseUnpriced: boolean;
 }
 
 const MB = 1024 * 1024;
@@ -116,6 +123,7 @@ export function limitsConfig(env: z.infer<typeof zLimitsEnv>): AbuseLimits {
       anonymousDailyUsdPerAddress: env.BUDGET_ANONYMOUS_DAILY_USD_PER_ADDRESS ?? null,
       instanceDailyUsd: env.BUDGET_INSTANCE_DAILY_USD ?? null,
       instanceMonthlyUsd: env.BUDGET_INSTANCE_MONTHLY_USD ?? null,
+      refuseUnpriced: env.UNPRICED_RUNS === "refuse",
     },
   };
 }

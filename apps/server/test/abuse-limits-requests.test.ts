@@ -35,6 +35,7 @@ describe("abuse limits: configuration", () => {
         anonymousDailyUsdPerAddress: null,
         instanceDailyUsd: null,
         instanceMonthlyUsd: null,
+        refuseUnpriced: false,
       },
     });
     const set = loadConfig({
@@ -61,6 +62,7 @@ describe("abuse limits: configuration", () => {
       BUDGET_ANONYMOUS_DAILY_USD_PER_ADDRESS: "20",
       BUDGET_INSTANCE_DAILY_USD: "21",
       BUDGET_INSTANCE_MONTHLY_USD: "22.5",
+      UNPRICED_RUNS: "refuse",
     }).limits;
     const MB = 1024 * 1024;
     expect(set).toEqual({
@@ -87,6 +89,7 @@ describe("abuse limits: configuration", () => {
         anonymousDailyUsdPerAddress: 20,
         instanceDailyUsd: 21,
         instanceMonthlyUsd: 22.5,
+        refuseUnpriced: true,
       },
     });
     expect(() => loadConfig({ DATA_DIR: dataDir, EVENT_STREAMS_PER_USER: "0" })).toThrow(

@@ -35,7 +35,7 @@ describe("costs and budgets", () => {
       PROVIDER_POLL_MS: "30",
       BUDGET_USER_DAILY_USD: "2",
     });
-    await (await server.ctx.generation()).engine.work({ concurrency: 2 });
+    await server.ctx.work({ concurrency: 2 });
     alice = new TestClient(server.url);
     await alice.signUp("alice-costs@example.com");
     frames = [await uploadPng(alice), await uploadPng(alice)];
@@ -56,8 +56,12 @@ describe("costs and budgets", () => {
       veoFrames(frames[0], frames[1], "veo-1"),
     );
     expect(started.status).toBe(202);
-    expect((await waitForJob(alice, started.body.requestId)).status).toBe("COMPLETED");
+    const done = await waitForJob(alice, started.body.requestId);
+    expect(done.status).toBe("COMPLETED");
     expect(fal.jobs.at(-1)?.endpoint).toBe("fal-ai/veo3.1/fast/first-last-frame-to-video");
+    // The video's provenance says what it cost.
+    const sidecar = await fetch(`${String(done.outputs?.videoUrl)}.atelier.json`);
+    expect(await sidecar.json()).toMatchObject({ model: "veo31-video", cost: 1.2 });
     const [row] = await server.ctx.database.db
       .select({ cost: jobs.costUsd })
       .from(jobs)
@@ -157,8 +161,18 @@ describe("costs and budgets", () => {
     expect((await alice.json<{ runs: unknown[] }>("GET", "/api/runs")).body.runs).toHaveLength(
       runsBefore,
     );
-    const fits = await alice.json("POST", "/api/runs", { graph });
+    const fits = await alice.json<{ run: { id: string } }>("POST", "/api/runs", { graph });
     expect(fits.status).toBe(202);
+    // A finished run says what its steps cost.
+    const read = async () =>
+      (
+        await alice.json<{ run: { status: string; cost: number | null } }>(
+          "GET",
+          `/api/runs/${fits.body.run.id}`,
+        )
+      ).body.run;
+    await expect.poll(async () => (await read()).status, { timeout: 30_000 }).toBe("completed");
+    expect((await read()).cost).toBe(0.6);
   });
 
   it("an admin sets a user's own budget, and sees spend by provider and user", async () => {
@@ -203,8 +217,9 @@ describe("costs and budgets", () => {
       byUser: { email: string | null; usd: number }[];
     }>("GET", "/api/admin/spend?days=1");
     expect(spend.status).toBe(200);
-    expect(spend.body.byProvider.find((row) => row.provider === "fal")?.usd).toBe(1.2);
-    expect(spend.body.byUser[0]).toMatchObject({ email: "alice-costs@example.com", usd: 1.2 });
+    // Alice's 8 s Veo ($1.20) and her run's 4 s one ($0.60).
+    expect(spend.body.byProvider.find((row) => row.provider === "fal")?.usd).toBe(1.8);
+    expect(spend.body.byUser[0]).toMatchObject({ email: "alice-costs@example.com", usd: 1.8 });
   });
 
   it("five priced starts at once with room for one: one is taken, four refused", async () => {
@@ -352,5 +367,56 @@ describe("the daily budget of anonymous sessions from one address", () => {
     const account = new TestClient(server.url);
     await account.signUp("address-account@example.com");
     expect((await veo(account, "b1")).status).toBe(202);
+  });
+});
+
+// An operator who wants nothing to escape the budget refuses models without a price.
+describe("UNPRICED_RUNS=refuse under a budget", () => {
+  let fal: FakeFal;
+  let server: TestServer;
+  afterAll(async () => {
+    await server.close();
+    await fal.close();
+  });
+
+  it("refuses a model with no published price for a budgeted user, and runs priced ones", async () => {
+    fal = await startFakeFal();
+    server = await startTestServer({
+      ...falEnv(fal),
+      PROVIDER_POLL_MS: "30",
+      BUDGET_USER_DAILY_USD: "5",
+      UNPRICED_RUNS: "refuse",
+    });
+    const client = new TestClient(server.url);
+    await client.signUp("unpriced@example.com");
+    const flux = await client.json<{ error: string }>("POST", "/api/generate/flux-pro", {
+      nodeId: "f",
+      inputs: { prompt: "a cat" },
+    });
+    expect(flux).toMatchObject({
+      status: 403,
+      body: { error: COST_MESSAGES.unpriced("FLUX1.1 [pro]") },
+    });
+    const run = await client.json<{ error: string }>("POST", "/api/runs", {
+      graph: {
+        nodes: [
+          {
+            id: "f",
+            type: "flux-pro",
+            position: { x: 0, y: 0 },
+            data: { inputValues: { prompt: { value: "a cat" } } },
+          },
+        ],
+        edges: [],
+      },
+    });
+    expect(run).toMatchObject({ status: 403, body: { error: COST_MESSAGES.unpricedRun(1) } });
+    const own = [await uploadPng(client), await uploadPng(client)] as const;
+    const veo = await client.json(
+      "POST",
+      "/api/generate/veo31-video",
+      veoFrames(own[0], own[1], "v"),
+    );
+    expect(veo.status).toBe(202);
   });
 });

@@ -48,6 +48,7 @@ test("a generated PNG carries its provenance: shown under the result, re-run exa
   await expect(field(panel, "Model")).toHaveText("flux-pro");
   await expect(field(panel, "Provider")).toHaveText("local");
   await expect(field(panel, "Seed")).toHaveText("1234");
+  await expect(field(panel, "Cost")).toHaveText("Free");
   await expect(field(panel, "Prompt")).toHaveText(PROMPT);
   await expect(field(panel, "Parameters")).toContainText("model: v1.1");
   await expect(field(panel, "Created")).not.toHaveText("—");

@@ -31,7 +31,7 @@ describe("cost estimates in the editor", () => {
     const last = state().addNode("utility", { x: 0, y: 200 });
     const veo = state().addNode("veo31-video", { x: 400, y: 0 });
     const flux = state().addNode("flux-pro", { x: 400, y: 400 });
-    followEstimates(documents);
+    const release = followEstimates(documents);
     await settled();
     // Veo 3.1 text-to-video has no published price; nor has FLUX on fal.
     expect(useEstimates.getState().byNode[veo.id]).toMatchObject({
@@ -63,6 +63,12 @@ describe("cost estimates in the editor", () => {
     expect(useEstimates.getState().byNode[flux.id]?.usd).toBeNull();
     expect(useEstimates.getState().total).toEqual({ usd: 0.6, unknown: 1 });
     expect(pricing.calls).toBe(1);
+
+    // Released by its last reader, it follows the document no more.
+    release();
+    state().setParam(veo.id, "duration", "8s");
+    await settled();
+    expect(useEstimates.getState().byNode[veo.id]?.usd).toBe(0.6);
   });
 
   it("asks before a run estimated above the threshold, and not below it", async () => {

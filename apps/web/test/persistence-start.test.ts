@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { createDocumentStore } from "../src/features/document/store.ts";
 import { createPersistence } from "../src/features/persistence/persistence.ts";
 import { opened, useWorkspace } from "../src/features/workspace/store.ts";
@@ -25,5 +25,20 @@ describe("persistence follows the document only once started", () => {
     clean();
     documents.getState().addNode("text", { x: 0, y: 200 });
     expect(useWorkspace.getState().dirty).toBe(false);
+  });
+
+  it("a rename alone is written on page hide (its writer loads once the workflow is unsaved)", async () => {
+    localStorage.clear();
+    const persistence = createPersistence(createDocumentStore());
+    const stop = persistence.start();
+    persistence.setName("Renamed only");
+    await vi.waitFor(() => {
+      persistence.flushOnExit();
+      expect(localStorage.getItem("atelier.cleanExit")).toBe("1");
+    });
+    expect(JSON.parse(localStorage.getItem("atelier.exitJournal") ?? "{}")).toMatchObject({
+      name: "Renamed only",
+    });
+    stop();
   });
 });

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import {
   ANONYMOUS_RUN_MESSAGES,
   type AnonymousRuns,
+  COST_MESSAGES,
   getNodeDefinition,
   type NodeDefinition,
   priceOf,
@@ -17,7 +18,7 @@ import { ForbiddenError, InvalidInputError, NotFoundError } from "../domain/erro
 import type { SpendBudgets } from "../env-limits.ts";
 import type { ProviderRegistry } from "../providers/registry.ts";
 import { TEMPORARY_WORKFLOW_ID } from "../storage/media-manifest.ts";
-import { assertAffordable, withinBudgets } from "./quotas/spend-budget.ts";
+import { assertAffordable, budgetApplies, withinBudgets } from "./quotas/spend-budget.ts";
 import { getOwnWorkflowRow } from "./workflow-storage/workflow-rows.ts";
 
 /** Route names of SPEC §7 that are variants of one catalogue node. */
@@ -155,7 +156,15 @@ export async function createJob(
   if (!provider) throw new InvalidInputError(`No provider can run ${definition.displayName}`);
   // Its published price (null: none); over a budget, refused before anything is stored.
   const costUsd = priceOf(endpoint, params);
-  if (budgets) await assertAffordable(db, budgets, userId, costUsd ?? 0, clientAddress);
+  if (budgets) {
+    if (
+      costUsd === null &&
+      budgets.refuseUnpriced &&
+      (await budgetApplies(db, budgets, userId, clientAddress))
+    )
+      throw new ForbiddenError(COST_MESSAGES.unpriced(definition.displayName));
+    await assertAffordable(db, budgets, userId, costUsd ?? 0, clientAddress);
+  }
   // Embedded media goes to storage (once a provider can run it): providers are given URLs,
   // never inline data.
   for (const [port, value] of Object.entries(inputs)) {

@@ -45,7 +45,7 @@ export async function instanceHealth(db: AppDb, now = new Date()): Promise<Insta
         .select({ error: jobs.error })
         .from(jobs)
         .where(and(eq(jobs.status, "FAILED"), eq(jobs.provider, row.provider)))
-        .orderBy(desc(jobs.completedAt))
+        .orderBy(sql`${jobs.completedAt} desc nulls last`)
         .limit(1);
       return { provider: row.provider, failed: Number(row.n), lastError: last?.error ?? null };
     }),

@@ -10,6 +10,9 @@ const startOf = (days: number, now: Date) =>
   new Date(budgetPeriods(now).day.getTime() - (days - 1) * 86_400_000);
 
 const usd = sql<string | number>`coalesce(sum(${jobs.costUsd}), 0)`;
+/** Sums of doubles to a hundredth of a cent (0.6 + 1.2 is 1.7999999999999998). */
+const dollarsOf = (value: string | number | null | undefined) =>
+  Math.round(Number(value ?? 0) * 10_000) / 10_000;
 const unpriced = sql<string | number>`count(*) filter (where ${jobs.costUsd} is null)`;
 const jobCount = sql<string | number>`count(*)`;
 const completedSince = (since: Date) =>
@@ -33,7 +36,7 @@ export async function usageOf(
     day: row.day,
     model: row.model,
     jobs: Number(row.jobs),
-    usd: Number(row.usd),
+    usd: dollarsOf(row.usd),
     unpriced: Number(row.unpriced),
   }));
 }
@@ -48,7 +51,9 @@ export async function budgetStatusOf(
   const own = await budgetsOf(db, budgets, userId);
   const periods = budgetPeriods(now);
   const status = async (limit: number | null, since: Date) =>
-    limit === null ? null : { limitUsd: limit, spentUsd: await spentSince(db, since, userId) };
+    limit === null
+      ? null
+      : { limitUsd: limit, spentUsd: dollarsOf(await spentSince(db, since, userId)) };
   return {
     daily: await status(own.daily, periods.day),
     monthly: await status(own.monthly, periods.month),
@@ -83,10 +88,14 @@ export async function instanceSpend(
     .groupBy(jobs.userId, user.email, user.isAnonymous)
     .orderBy(desc(usd), jobs.userId)
     .limit(100);
-  const numbers = <T extends { jobs: unknown; usd: unknown; unpriced: unknown }>(row: T) => ({
+  const numbers = <
+    T extends { jobs: string | number; usd: string | number; unpriced: string | number },
+  >(
+    row: T,
+  ) => ({
     ...row,
     jobs: Number(row.jobs),
-    usd: Number(row.usd),
+    usd: dollarsOf(row.usd),
     unpriced: Number(row.unpriced),
   });
   return {

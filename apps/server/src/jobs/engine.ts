@@ -121,6 +121,7 @@ export async function createEngine(deps: {
   const queueWorkers: string[] = [];
   /** This process as the workers table knows it (while it works the queue). */
   const self = { id: randomUUID(), host: hostname(), pid: process.pid, startedAt: new Date() };
+  let heartbeat: Promise<unknown> = Promise.resolve();
 
   const engine: GenerationEngine = {
     async start(job) {
@@ -163,16 +164,21 @@ export async function createEngine(deps: {
         );
       // The embedded shape is one process: every unfinished job is ours to resume right away.
       await engine.sweep(resumeAll ? 0 : deps.staleAfterMs);
-      // This process says it is alive (instance health) as often as it sweeps.
-      const alive = () =>
-        db
+      // This process says it is alive (instance health) as often as it sweeps; rows of
+      // processes that died without saying so go after a day.
+      const alive = async () => {
+        await db
           .insert(workers)
           .values({ ...self, concurrency, seenAt: new Date() })
           .onConflictDoUpdate({ target: workers.id, set: { seenAt: new Date() } });
+        await db.delete(workers).where(lt(workers.seenAt, new Date(Date.now() - 86_400_000)));
+      };
       await alive();
       sweeper = setInterval(() => {
         engine.sweep().catch((error) => deps.log.error({ err: error }, "sweep failed"));
-        alive().catch((error) => deps.log.error({ err: error }, "worker heartbeat failed"));
+        heartbeat = alive().catch((error) =>
+          deps.log.error({ err: error }, "worker heartbeat failed"),
+        );
       }, SWEEP_EVERY_MS);
       sweeper.unref();
     },
@@ -205,6 +211,8 @@ export async function createEngine(deps: {
       queueWorkers.length = 0;
       if (sweeper) clearInterval(sweeper);
       sweeper = null;
+      // A heartbeat on its way would write the row again after the delete.
+      await heartbeat;
       if (working)
         await db
           .delete(workers)

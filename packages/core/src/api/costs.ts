@@ -21,6 +21,12 @@ export const COST_MESSAGES = {
     unknown > 0
       ? `This run is estimated at ${total}, plus ${unknown} node${unknown === 1 ? "" : "s"} with no published price. Run it?`
       : `This run is estimated at ${total}. Run it?`,
+  /** 403 (UNPRICED_RUNS=refuse): a model with no published price, under a budget. */
+  unpriced: (model: string) =>
+    `${model} has no published price: under a budget, this server runs only models with one`,
+  /** 403 (UNPRICED_RUNS=refuse): a run with such steps. */
+  unpricedRun: (steps: number) =>
+    `This run has ${steps} step${steps === 1 ? "" : "s"} with no published price: under a budget, this server runs only models with one`,
   /** A run the user chose not to start at its estimate. */
   declined: "Not run: its estimated cost was not confirmed",
 } as const;

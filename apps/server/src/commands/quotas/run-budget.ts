@@ -1,15 +1,17 @@
 import {
   type AnonymousRuns,
+  COST_MESSAGES,
   estimateGraphRun,
   type RunPlan,
   type TotalEstimate,
 } from "@atelier/core";
 import type { AppContext } from "../../context.ts";
 import type { AppDb } from "../../db/client.ts";
+import { ForbiddenError } from "../../domain/errors.ts";
 import type { SpendBudgets } from "../../env-limits.ts";
 import type { ProviderRegistry } from "../../providers/registry.ts";
 import { providersFor } from "../generation.ts";
-import { assertAffordable, budgetsOf } from "./spend-budget.ts";
+import { assertAffordable, budgetApplies } from "./spend-budget.ts";
 
 export interface RunBudgetDeps {
   db: AppDb;
@@ -41,11 +43,10 @@ export async function assertRunAffordable(
   address: string | null = null,
 ): Promise<void> {
   const { db, budgets } = deps;
-  const own = await budgetsOf(db, budgets, userId);
-  const instance = budgets.instanceDailyUsd !== null || budgets.instanceMonthlyUsd !== null;
-  const byAddress = address !== null && budgets.anonymousDailyUsdPerAddress !== null;
-  if (own.daily === null && own.monthly === null && !instance && !byAddress) return;
+  if (!(await budgetApplies(db, budgets, userId, address))) return;
   const total = await estimatePlan(deps, userId, plan);
+  if (total.unknown > 0 && budgets.refuseUnpriced)
+    throw new ForbiddenError(COST_MESSAGES.unpricedRun(total.unknown));
   await assertAffordable(db, budgets, userId, total.usd, address);
 }
 

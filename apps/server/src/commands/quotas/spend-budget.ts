@@ -62,6 +62,19 @@ export async function budgetsOf(db: AppDb, budgets: SpendBudgets, userId: string
   };
 }
 
+/** Whether any budget holds this user's starts (their own, their address's, the instance's). */
+export async function budgetApplies(
+  db: AppDb,
+  budgets: SpendBudgets,
+  userId: string,
+  address: string | null,
+): Promise<boolean> {
+  if (budgets.instanceDailyUsd !== null || budgets.instanceMonthlyUsd !== null) return true;
+  if (address !== null && budgets.anonymousDailyUsdPerAddress !== null) return true;
+  const own = await budgetsOf(db, budgets, userId);
+  return own.daily !== null || own.monthly !== null;
+}
+
 /**
  * Refuses (429 naming the budget, Retry-After until it resets) a start that would cost more
  * than a budget has left. Free and unpriced starts are never refused by a budget.

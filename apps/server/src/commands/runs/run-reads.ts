@@ -3,13 +3,14 @@ import type { AppDb } from "../../db/client.ts";
 import type { RunNodeRow, RunRow } from "../../db/rows.ts";
 import { runs } from "../../db/schema.ts";
 import { InvalidInputError } from "../../domain/errors.ts";
-import { activeRuns, isQueuePaused, jobProgress, nodesOfRuns } from "./run-rows.ts";
+import { activeRuns, isQueuePaused, jobCosts, jobProgress, nodesOfRuns } from "./run-rows.ts";
 
-/** A run with its steps and the progress of their running jobs. */
+/** A run with its steps, the progress of their running jobs and the cost of finished ones. */
 export interface RunRead {
   run: RunRow;
   nodes: RunNodeRow[];
   progress: Map<string, number | null>;
+  costs: Map<string, number | null>;
 }
 
 /** The runs with their steps and progress, in the order given. */
@@ -23,10 +24,16 @@ export async function withNodes(db: AppDb, list: readonly RunRow[]): Promise<Run
     db,
     running.map((node) => node.jobId as string),
   );
+  const completed = nodes.filter((node) => node.status === "completed" && node.jobId);
+  const costs = await jobCosts(
+    db,
+    completed.map((node) => node.jobId as string),
+  );
   return list.map((run) => ({
     run,
     nodes: nodes.filter((node) => node.runId === run.id),
     progress,
+    costs,
   }));
 }
 

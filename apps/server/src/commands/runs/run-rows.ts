@@ -58,3 +58,16 @@ export async function jobProgress(
     .where(inArray(jobs.id, [...jobIds]));
   return new Map(rows.map((row) => [row.id, row.progress]));
 }
+
+/** The recorded cost of each job (null: no published price). */
+export async function jobCosts(
+  db: AppDb,
+  jobIds: readonly string[],
+): Promise<Map<string, number | null>> {
+  if (jobIds.length === 0) return new Map();
+  const rows = await db
+    .select({ id: jobs.id, cost: jobs.costUsd })
+    .from(jobs)
+    .where(inArray(jobs.id, [...jobIds]));
+  return new Map(rows.map((row) => [row.id, row.cost]));
+}

@@ -7,7 +7,7 @@ import { runs } from "../../db/schema.ts";
 /** What of a job its provenance is made from. */
 export type ProvenanceJob = Pick<
   JobRow,
-  "model" | "provider" | "endpoint" | "input" | "runId" | "workflowId"
+  "model" | "provider" | "endpoint" | "input" | "runId" | "workflowId" | "costUsd"
 >;
 
 const isDataUrl = (value: unknown) => typeof value === "string" && value.startsWith("data:");
@@ -26,8 +26,8 @@ function seedOf(params: Record<string, unknown>, inputs: Record<string, unknown>
 
 /**
  * A job's provenance: the node type and provider that ran, its parameters (prompt and seed
- * have fields of their own; inline media is left out), and where it ran from. Cost is not
- * known yet (the operator issue's pricing).
+ * have fields of their own; inline media is left out), where it ran from, and what it cost
+ * at its endpoint's published price (null: none published).
  */
 export function provenanceOf(
   job: ProvenanceJob,
@@ -56,7 +56,7 @@ export function provenanceOf(
     workflowId: job.workflowId ?? null,
     version,
     createdAt: createdAt.toISOString(),
-    cost: null,
+    cost: job.costUsd ?? null,
   };
 }
 

@@ -56,15 +56,27 @@ export async function estimateRun(
   return estimateGraphRun(documents.getState(), scopeOf(documents, target), providers);
 }
 
-const following = new WeakSet<DocumentStore>();
+/** Stores followed, and how many node estimates read each (the last one stops it). */
+const following = new WeakMap<DocumentStore, { readers: number; stop: () => void }>();
 
 /**
  * Keeps `useEstimates` current for a document: each provider node's estimate (recomputed
- * only for nodes whose data or wiring changed) and Run all's total. Once per store.
+ * only for nodes whose data or wiring changed) and Run all's total. Once per store, for as
+ * long as a reader holds it; returns the release.
  */
-export function followEstimates(documents: DocumentStore): void {
-  if (following.has(documents)) return;
-  following.add(documents);
+export function followEstimates(documents: DocumentStore): () => void {
+  const followed = following.get(documents) ?? { readers: 0, stop: startFollowing(documents) };
+  followed.readers++;
+  following.set(documents, followed);
+  return () => {
+    followed.readers--;
+    if (followed.readers > 0) return;
+    followed.stop();
+    following.delete(documents);
+  };
+}
+
+function startFollowing(documents: DocumentStore): () => void {
   const cache = new Map<string, { data: unknown; wired: string; estimate: NodeEstimate | null }>();
   let scheduled = false;
   let providers: RunProviders | null = null;
@@ -126,25 +138,34 @@ export function followEstimates(documents: DocumentStore): void {
     scheduled = true;
     setTimeout(recompute, SETTLE_MS);
   };
-  const refreshPricing = () =>
+  let askedAt = 0;
+  const refreshPricing = () => {
+    askedAt = Date.now();
     void runProviders().then((answer) => {
       providers = answer;
       cache.clear();
       fresh = true;
       schedule();
     });
+  };
 
   let seen = documents.getState();
-  documents.subscribe((state) => {
+  const stopDocument = documents.subscribe((state) => {
     if (state.nodes === seen.nodes && state.edges === seen.edges) return;
     seen = state;
-    schedule();
+    // Offline when pricing was asked: ask again with an edit (every 10 s at most).
+    if (providers) schedule();
+    else if (Date.now() - askedAt > 10_000) refreshPricing();
   });
   let user = useWorkspace.getState().user;
-  useWorkspace.subscribe((state) => {
+  const stopUser = useWorkspace.subscribe((state) => {
     if (state.user === user) return;
     user = state.user;
     refreshPricing();
   });
   refreshPricing();
+  return () => {
+    stopDocument();
+    stopUser();
+  };
 }

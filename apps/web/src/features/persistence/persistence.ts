@@ -41,7 +41,7 @@ export function createPersistence(documents: DocumentStore) {
   let loading = false;
   let deferrals = 0;
   // The page-hide journal write must be synchronous, so the serializer it uses is loaded
-  // with the first edit (it is not part of the first paint).
+  // once there is something unsaved (it is not part of the first paint).
   let journalNowOnExit: typeof journalOnExit | null = null;
   let fetchingSerializer = false;
   const loadSerializer = () => {
@@ -253,12 +253,15 @@ export function createPersistence(documents: DocumentStore) {
     let stopped = false;
     previous = { nodes: documents.getState().nodes, edges: documents.getState().edges };
     const stopJournal = documents.subscribe(journalEdits);
+    // Unsaved by a rename too: the page-hide writer must be there for it.
+    const stopDirty = workspace.subscribe(({ dirty }) => dirty && loadSerializer());
     void liveSync().then(({ followChanges }) => {
       if (!stopped) stopLive = followChanges(commands);
     });
     return () => {
       stopped = true;
       stopJournal();
+      stopDirty();
       stopLive?.();
     };
   };

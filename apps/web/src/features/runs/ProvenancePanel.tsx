@@ -1,4 +1,4 @@
-import type { Provenance } from "@atelier/core";
+import { formatUsd, type Provenance } from "@atelier/core";
 import { useState } from "react";
 import { useDocumentStore } from "../document/context.tsx";
 import { useRunner } from "./context.tsx";
@@ -20,6 +20,8 @@ function Details({ provenance }: { provenance: Provenance }) {
       <dd>{show(provenance.provider)}</dd>
       <dt>Seed</dt>
       <dd>{show(provenance.seed)}</dd>
+      <dt>Cost</dt>
+      <dd>{formatUsd(provenance.cost)}</dd>
       <dt>Prompt</dt>
       <dd className="provenance-prompt">{show(provenance.prompt)}</dd>
       <dt>Parameters</dt>
