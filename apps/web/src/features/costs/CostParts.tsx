@@ -1,4 +1,13 @@
-/** The cost parts of the editor, one lazy chunk (cost-parts.ts). */
-export { CostDialog } from "./CostDialog.tsx";
-export { NodeCost } from "./NodeCost.tsx";
-export { RunEstimate } from "./RunEstimate.tsx";
+import { CostDialog } from "./CostDialog.tsx";
+import { NodeCost } from "./NodeCost.tsx";
+import { RunEstimate } from "./RunEstimate.tsx";
+
+/** Which part: the dialog, a node's estimate, or (no props) Run all's total. */
+export type CostPartProps = { dialog: true } | { id: string; type: string } | Record<string, never>;
+
+/** The cost parts of the editor, one lazy chunk (cost-parts.ts): which one by its props. */
+export function CostPart(props: CostPartProps) {
+  if ("dialog" in props) return <CostDialog />;
+  if ("id" in props) return <NodeCost id={props.id} type={props.type} />;
+  return <RunEstimate />;
+}

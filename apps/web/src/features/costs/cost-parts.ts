@@ -1,11 +1,8 @@
 import { lazyPart } from "../../ui/lazy-part.tsx";
 
 /*
- * Cost estimates and the cost question load after the first paint (DESIGN §7): one chunk for
- * the node estimate, Run all's total and the dialog, fetched through one loader.
+ * Cost estimates and the cost question load after the first paint (DESIGN §7): one chunk and
+ * one lazy part for the node estimate (`id`, `type`), Run all's total (no node) and the
+ * dialog (`dialog`).
  */
-const parts = () => import("./CostParts.tsx");
-
-export const NodeCost = lazyPart(() => parts().then((module) => module.NodeCost));
-export const RunEstimate = lazyPart(() => parts().then((module) => module.RunEstimate));
-export const CostDialog = lazyPart(() => parts().then((module) => module.CostDialog));
+export const CostPart = lazyPart(() => import("./CostParts.tsx").then((module) => module.CostPart));

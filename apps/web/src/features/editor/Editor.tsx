@@ -3,7 +3,7 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } fro
 import { whenIdle } from "../../services/when-idle.ts";
 import { LazyToaster } from "../../ui/LazyToaster.tsx";
 import { Canvas } from "../canvas/Canvas.tsx";
-import { CostDialog } from "../costs/cost-parts.ts";
+import { CostPart } from "../costs/cost-parts.ts";
 import { DocumentProvider, useDocumentStore } from "../document/context.tsx";
 import { createDocumentStore } from "../document/store.ts";
 import type { DocumentGraph } from "../document/types.ts";
@@ -277,7 +277,7 @@ function Workspace({ openOnStart }: { openOnStart?: string | undefined }) {
           <LeaveDialog />
         </Suspense>
       ) : null}
-      <CostDialog />
+      <CostPart dialog />
       <LazyToaster />
     </div>
   );

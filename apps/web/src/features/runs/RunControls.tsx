@@ -1,5 +1,5 @@
 import { memo } from "react";
-import { NodeCost } from "../costs/cost-parts.ts";
+import { CostPart } from "../costs/cost-parts.ts";
 import { useRunner } from "./context.tsx";
 import { isActive, useNodeRun } from "./runs-store.ts";
 
@@ -43,7 +43,7 @@ export const RunControls = memo(function RunControls({ id, type }: { id: string;
       >
         Run to here
       </button>
-      <NodeCost id={id} type={type} />
+      <CostPart id={id} type={type} />
     </span>
   );
 });
