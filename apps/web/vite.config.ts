@@ -1,8 +1,9 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vitest/config";
+import { precompress } from "./precompress.ts";
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   build: { outDir: "dist", sourcemap: true },
   server: { proxy: { "/api": "http://localhost:3000" } },
   test: {

@@ -4,6 +4,10 @@ import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { AppContext } from "./context.ts";
+
+/** Vite's output names: `assets/<name>-<hash>.<ext>`. */
+const HASHED_ASSET = /[\\/]assets[\\/][^\\/]+-[\w-]{8}\.\w+(\.(br|gz))?$/;
+
 import { registerErrorHandler } from "./http/errors.ts";
 import { closeEventStreams } from "./http/event-stream.ts";
 import { inputGuard } from "./http/input-guard.ts";
@@ -95,6 +99,17 @@ export async function buildApp(
       root: options.webRoot as string,
       index: "index.html",
       wildcard: false,
+      // The build writes .br and .gz beside each text file: sent by Accept-Encoding.
+      preCompressed: true,
+      // Hashed build files never change: cached for a year, never revalidated. The shell
+      // (and anything unhashed) is revalidated on every visit, so a deploy shows at once.
+      cacheControl: false,
+      setHeaders: (response, path) => {
+        response.setHeader(
+          "cache-control",
+          HASHED_ASSET.test(path) ? "public, max-age=31536000, immutable" : "no-cache",
+        );
+      },
     });
   }
   // Client-side routes (apps/web/src/app/routes.ts: /, /w/:id, /local/:id, /auth/callback,

@@ -1,6 +1,7 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
 import { startTestServer, type TestServer } from "./helpers/server.ts";
@@ -47,6 +48,47 @@ describe("web app shell and health", () => {
     const missing = await app.inject({ method: "GET", url: "/api/nope" });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ error: "Not found" });
+    await app.close();
+  });
+
+  it("sends the build's brotli or gzip copy by Accept-Encoding; hashed files are immutable, the shell revalidated", async () => {
+    const webRoot = mkdtempSync(join(tmpdir(), "atelier-web-"));
+    mkdirSync(join(webRoot, "assets"));
+    const shell = `<!doctype html><title>Atelier</title>${"<!-- padding -->".repeat(200)}`;
+    const script = `console.log(${JSON.stringify("a".repeat(4000))});`;
+    writeFileSync(join(webRoot, "index.html"), shell);
+    writeFileSync(join(webRoot, "index.html.br"), brotliCompressSync(shell));
+    writeFileSync(join(webRoot, "index.html.gz"), gzipSync(shell));
+    const asset = join(webRoot, "assets", "index-AbC12_-x.js");
+    writeFileSync(asset, script);
+    writeFileSync(`${asset}.br`, brotliCompressSync(script));
+    writeFileSync(`${asset}.gz`, gzipSync(script));
+    const app = await buildApp(server.ctx, { webRoot });
+    const get = (url: string, encoding?: string) =>
+      app.inject({
+        method: "GET",
+        url,
+        headers: encoding ? { "accept-encoding": encoding } : {},
+      });
+
+    const br = await get("/assets/index-AbC12_-x.js", "br, gzip");
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(br.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(script);
+    const gz = await get("/assets/index-AbC12_-x.js", "gzip");
+    expect(gz.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(script);
+    const plain = await get("/assets/index-AbC12_-x.js");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body).toBe(script);
+
+    // The shell, at "/" and at an app page: compressed too, and revalidated on every visit.
+    for (const url of ["/", "/w/some-workflow"]) {
+      const page = await get(url, "br");
+      expect(page.headers["content-encoding"], url).toBe("br");
+      expect(page.headers["cache-control"], url).toBe("no-cache");
+      expect(brotliDecompressSync(page.rawPayload).toString(), url).toBe(shell);
+    }
     await app.close();
   });
 });
