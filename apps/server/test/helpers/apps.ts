@@ -48,3 +48,10 @@ export const APP_SETTINGS = {
   ],
   outputs: [{ nodeId: "edit", label: "Result" }],
 } as const;
+
+/** Veo 3.1 Fast from a first and a last frame, 8 s with audio: 8 × $0.15 = $1.20 on fal. */
+export const veoFrames = (first: string, last: string, nodeId: string) => ({
+  nodeId,
+  inputs: { firstFrame: first, lastFrame: last },
+  params: { prompt: "a lighthouse at dusk", model: "fast", duration: "8s" },
+});
