@@ -8,6 +8,7 @@ import type { AppContext } from "./context.ts";
 /** Vite's output names: `assets/<name>-<hash>.<ext>`. */
 const HASHED_ASSET = /[\\/]assets[\\/][^\\/]+-[\w-]{8}\.\w+(\.(br|gz))?$/;
 
+import { registerCompression } from "./http/compression.ts";
 import { registerErrorHandler } from "./http/errors.ts";
 import { closeEventStreams } from "./http/event-stream.ts";
 import { inputGuard } from "./http/input-guard.ts";
@@ -66,6 +67,7 @@ export async function buildApp(
   registerSameOriginGuard(app, ctx.config);
   // Event streams never end by themselves: end them so closing the app does not hang.
   app.addHook("preClose", async () => closeEventStreams(app));
+  await registerCompression(app);
   await app.register(rateLimit, { global: false });
   await app.register(inputGuard);
 

@@ -46,11 +46,27 @@ const CLOSE = Buffer.from("}}");
  * data's JSON: megabytes of workflow are spliced in, not parsed and stringified again.
  */
 export function presentWorkflowJson(row: WorkflowRecord, data: Buffer, viewerId: string): Buffer {
-  const shell = JSON.stringify({ workflow: presentWorkflow(row, null, viewerId) });
+  const shell = presentWorkflowShell(row, viewerId);
   if (!shell.endsWith(DATA_TAIL)) throw new Error("presentWorkflow must end with its data");
   const head = Buffer.from(`${shell.slice(0, -DATA_TAIL.length)}"data":`);
   return Buffer.concat([head, data, CLOSE]);
 }
+
+/** The answer of presentWorkflowJson without its data (`"data":null`). */
+export const presentWorkflowShell = (row: WorkflowRecord, viewerId: string): string =>
+  JSON.stringify({ workflow: presentWorkflow(row, null, viewerId) });
+
+/**
+ * A name for the exact bytes presentWorkflowJson gives: the data's version (every save moves
+ * `updated_at`; results and chunk heads change with it) and everything else the answer says.
+ */
+export const workflowAnswerKey = (row: WorkflowRecord, viewerId: string): string =>
+  [
+    row.updatedAt.getTime(),
+    row.chunkHead,
+    row.resultsVersion,
+    presentWorkflowShell(row, viewerId),
+  ].join("\n");
 
 /** SPEC §7's queue status answer for a job row. */
 export function presentJobStatus(job: JobRow) {

@@ -27,12 +27,14 @@ import {
   listWorkflows,
 } from "../commands/workflow-storage/workflow-rows.ts";
 import type { AppContext } from "../context.ts";
+import { EncodedAnswers, sendJsonAnswer } from "../http/encoded-answers.ts";
 import { HttpError, isUserFacingError } from "../http/errors.ts";
 import { openEventStream } from "../http/event-stream.ts";
 import {
   presentWorkflow,
   presentWorkflowJson,
   presentWorkflowSummary,
+  workflowAnswerKey,
 } from "../http/presenters.ts";
 import { currentUser, requireUser } from "../http/session.ts";
 import { shareTokenOf } from "../http/share-token.ts";
@@ -89,15 +91,17 @@ export async function workflowRoutes(app: FastifyInstance, ctx: AppContext) {
 
   // Opening a workflow: the stored JSON goes out as is, never parsed and re-stringified.
   const openedWorkflows = new WorkflowJsonCache();
+  // …and large ones go out compressed, each version compressed once per encoding.
+  const encodedOpens = new EncodedAnswers();
   // A share link's holder reads the owner's workflow as the owner would (minus the folder).
   app.get("/api/workflows/:id", async (request, reply) => {
     const user = await currentUser(ctx.auth, request);
     const { id } = zParams.parse(request.params);
     const { readAs } = await assertCanReadWorkflow(db, user, id, shareTokenOf(request));
     const { row, json } = await getReadableWorkflowJson(db, readAs, id, openedWorkflows);
-    return reply
-      .type("application/json; charset=utf-8")
-      .send(presentWorkflowJson(row, json, user?.id ?? ""));
+    const viewerId = user?.id ?? "";
+    const answer = presentWorkflowJson(row, json, viewerId);
+    return sendJsonAnswer(request, reply, encodedOpens, workflowAnswerKey(row, viewerId), answer);
   });
 
   /** The workflow a save may write (own, or through an edit link), else 401/404. */
