@@ -4,25 +4,27 @@ import { CanvasPage } from "./canvas-page.ts";
 
 const WIRES = generateFixture(2000).edges;
 
+/** The ids of the nodes on screen. */
+const visibleNodeIds = (canvas: CanvasPage) =>
+  canvas.nodes().evaluateAll((elements) => {
+    const view = document.querySelector(".react-flow")?.getBoundingClientRect();
+    if (!view) return [];
+    return elements
+      .filter((element) => {
+        const box = element.getBoundingClientRect();
+        return (
+          box.right > view.left &&
+          box.left < view.right &&
+          box.bottom > view.top &&
+          box.top < view.bottom
+        );
+      })
+      .map((element) => element.getAttribute("data-id") ?? "");
+  });
+
 /** The wires drawn, and the fixture's wires with an end in view. */
 async function drawnAndExpected(canvas: CanvasPage) {
-  const nodes = new Set(
-    await canvas.nodes().evaluateAll((elements) => {
-      const view = document.querySelector(".react-flow")?.getBoundingClientRect();
-      if (!view) return [];
-      return elements
-        .filter((element) => {
-          const box = element.getBoundingClientRect();
-          return (
-            box.right > view.left &&
-            box.left < view.right &&
-            box.bottom > view.top &&
-            box.top < view.bottom
-          );
-        })
-        .map((element) => element.getAttribute("data-id") ?? "");
-    }),
-  );
+  const nodes = new Set(await visibleNodeIds(canvas));
   const drawn = await canvas
     .edges()
     .evaluateAll((elements) => elements.map((element) => element.getAttribute("data-id") ?? ""));
@@ -41,7 +43,8 @@ async function zoomInAt(page: Page, x: number, y: number) {
 test("wires are drawn wherever the view goes on a 2000-node canvas", async ({ page }) => {
   const canvas = new CanvasPage(page);
   await canvas.open("?fixture=2000");
-  // Fitted to the 2000 nodes (as far as the zoom goes out), zoomed out: plain boxes, no wires.
+  // Fitted to the 2000 nodes (as far as the zoom goes out), zoomed out: plain boxes, and
+  // the wires on the zoomed-out canvas, not as React Flow edges.
   await expect.poll(() => canvas.nodes().count(), { timeout: 60_000 }).toBeGreaterThan(1500);
   await expect(canvas.edges()).toHaveCount(0);
 
@@ -63,3 +66,80 @@ test("wires are drawn wherever the view goes on a 2000-node canvas", async ({ pa
       .toEqual([]);
   }
 });
+
+/** The canvas's zoom, from React Flow's viewport transform. */
+const zoomOf = (page: Page) =>
+  page
+    .locator(".react-flow__viewport")
+    .evaluate((element) => Number(/scale\(([\d.]+)\)/.exec(element.style.transform)?.[1] ?? 1));
+
+/** Zooms with the wheel at the middle of the canvas until the zoom is within 3 % of `target`. */
+async function zoomTo(page: Page, target: number) {
+  const box = await page.locator(".react-flow").boundingBox();
+  if (!box) throw new Error("canvas not visible");
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  for (let step = 0; step < 60; step++) {
+    const zoom = await zoomOf(page);
+    if (Math.abs(zoom / target - 1) < 0.03) return;
+    // d3-zoom: one wheel unit scales by 2^(-deltaY × 0.002).
+    const delta = Math.max(-300, Math.min(300, -Math.log2(target / zoom) / 0.002));
+    await page.mouse.wheel(0, Math.abs(delta) < 5 ? Math.sign(delta) * 5 : delta);
+    await expect.poll(() => zoomOf(page)).not.toBe(zoom);
+  }
+  throw new Error(`could not zoom to ${target}`);
+}
+
+/** Wires drawn now: React Flow's edges, or the ids on the zoomed-out wires' canvases. */
+const drawnWires = async (page: Page) => [
+  ...(await page
+    .locator(".react-flow__edge")
+    .evaluateAll((elements) => elements.map((element) => element.getAttribute("data-id") ?? ""))),
+  ...(await page
+    .locator("canvas.zoomed-out-wires")
+    .evaluateAll((elements) =>
+      elements.flatMap(
+        (element) => (element as HTMLCanvasElement & { wireIds?: string[] }).wireIds ?? [],
+      ),
+    )),
+];
+
+/** Wire-coloured pixels on the zoomed-out canvas (the wires are there, not just listed). */
+const colouredPixels = (page: Page) =>
+  page
+    .locator("canvas.zoomed-out-wires")
+    .first()
+    .evaluate((element) => {
+      const canvas = element as HTMLCanvasElement;
+      const pixels = canvas.getContext("2d")?.getImageData(0, 0, canvas.width, canvas.height).data;
+      let count = 0;
+      for (let index = 3; index < (pixels?.length ?? 0); index += 4) if (pixels?.[index]) count++;
+      return count;
+    });
+
+for (const size of [2, 300, 2000]) {
+  test(`every wire with an end in view is drawn at 10 %, 30 % and 100 % zoom (${size} nodes)`, async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    const wires = generateFixture(size).edges;
+    const canvas = new CanvasPage(page);
+    await canvas.open(`?fixture=${size}`);
+    await expect.poll(() => canvas.nodes().count(), { timeout: 60_000 }).toBeGreaterThan(0);
+    for (const zoom of [0.1, 0.3, 1]) {
+      await zoomTo(page, zoom);
+      if (zoom < 0.5) await expect.poll(() => colouredPixels(page)).toBeGreaterThan(0);
+      await expect
+        .poll(async () => {
+          const inView = new Set(await visibleNodeIds(canvas));
+          const drawn = new Set(await drawnWires(page));
+          const missing = wires
+            .filter((wire) => inView.has(wire.source) || inView.has(wire.target))
+            .filter((wire) => !drawn.has(wire.id))
+            .map((wire) => wire.id);
+          return inView.size === 0 ? ["no node in view"] : missing.map((id) => `${id} at ${zoom}`);
+        })
+        .toEqual([]);
+      await canvas.shot(`wires-${size}-nodes-${Math.round(zoom * 100)}-percent`);
+    }
+  });
+}

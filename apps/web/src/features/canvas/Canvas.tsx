@@ -39,6 +39,10 @@ const ShortcutSheet = lazyPart(() =>
   import("./ShortcutSheet.tsx").then((module) => module.ShortcutSheet),
 );
 // The minimap follows the canvas's first paint by a moment.
+// Zoomed out, the wires are drawn on a canvas of their own (ZoomedOutWires.tsx).
+const ZoomedOutWires = lazyPart(() =>
+  import("./ZoomedOutWires.tsx").then((module) => module.ZoomedOutWires),
+);
 const OverviewMap = lazyPart(() =>
   import("./OverviewMap.tsx").then((module) => module.OverviewMap),
 );
@@ -287,6 +291,7 @@ export function Canvas() {
           proOptions={{ hideAttribution: true }}
         >
           <Background variant={BackgroundVariant.Dots} gap={GRID[0]} size={1} />
+          {simple ? <ZoomedOutWires /> : null}
           <Controls position="bottom-left" />
           {showMinimap ? <OverviewMap /> : null}
         </ReactFlow>

@@ -33,9 +33,9 @@ export const NODES_PER_TASK = 300;
  * never make steps: a paste or an undo of thousands of nodes is handed over at once.
  *
  * React Flow holds only the wires near the view (wires-in-view.ts), taken again as the view
- * pans or zooms. When zoomed out, nodes are plain boxes without handles, so no wire can be
- * drawn: React Flow then gets no edges, and mounts no edge wrappers (~1.2 per node) that
- * would each run a selector on every change.
+ * pans or zooms. When zoomed out, nodes are plain boxes and React Flow gets no edges, so it
+ * mounts no edge wrappers (~1.2 per node) that would each run a selector on every change:
+ * the wires are drawn on one canvas instead (ZoomedOutWires.tsx).
  */
 export function useFlowSync(store: DocumentStore): {
   nodes: CanvasNode[];
