@@ -1,4 +1,10 @@
-import { GROUP_COLORS } from "@atelier/core";
+import {
+  type AlignMode,
+  alignNodes,
+  type DistributeAxis,
+  distributeNodes,
+  GROUP_COLORS,
+} from "@atelier/core";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { isEdited } from "../src/features/document/history.ts";
 import { createDocumentStore } from "../src/features/document/store.ts";
@@ -7,7 +13,11 @@ import type { CanvasNode } from "../src/features/document/types.ts";
 function setup() {
   const store = createDocumentStore();
   const state = () => store.getState();
-  return { store, state };
+  const align = (mode: AlignMode) =>
+    state().arrangeSelection("Align", (nodes) => alignNodes(nodes, mode));
+  const distribute = (axis: DistributeAxis) =>
+    state().arrangeSelection("Distribute", (nodes) => distributeNodes(nodes, axis));
+  return { store, state, align, distribute };
 }
 
 const select = (store: ReturnType<typeof createDocumentStore>, ids: string[]) =>
@@ -135,7 +145,7 @@ describe("document store", () => {
   });
 
   it("records nothing for an edit of more than 20 nodes", () => {
-    const { store, state } = setup();
+    const { store, state, align } = setup();
     const nodes = Array.from({ length: 25 }, (_, index) => ({
       id: `n${index}`,
       type: "text",
@@ -147,7 +157,7 @@ describe("document store", () => {
       store,
       nodes.map((node) => node.id),
     );
-    expect(state().alignSelection("top")).toBeNull();
+    expect(align("top")).toBeNull();
     state().duplicateSelection();
     expect(state().nodes).toHaveLength(50);
     expect(state().past).toHaveLength(0);
@@ -200,7 +210,7 @@ describe("document store", () => {
   });
 
   it("aligns (needs 2) and distributes (needs 3) with undo", () => {
-    const { store, state } = setup();
+    const { store, state, align, distribute } = setup();
     state().load({
       nodes: [
         { id: "a", type: "text", position: { x: 0, y: 0 }, width: 100, height: 50, data: {} },
@@ -210,15 +220,13 @@ describe("document store", () => {
       edges: [],
     });
     select(store, ["a"]);
-    expect(state().alignSelection("left")).toBe("Align needs 2 or more selected nodes");
+    expect(align("left")).toBe("Align needs 2 or more selected nodes");
     select(store, ["a", "b"]);
-    expect(state().distributeSelection("horizontal")).toBe(
-      "Distribute needs 3 or more selected nodes",
-    );
-    expect(state().alignSelection("top")).toBeNull();
+    expect(distribute("horizontal")).toBe("Distribute needs 3 or more selected nodes");
+    expect(align("top")).toBeNull();
     expect(byId(state().nodes, "b").position).toEqual({ x: 150, y: 0 });
     select(store, ["a", "b", "c"]);
-    expect(state().distributeSelection("horizontal")).toBeNull();
+    expect(distribute("horizontal")).toBeNull();
     expect(byId(state().nodes, "b").position.x).toBe(250);
     expect(state().undo()).toBe("Distribute");
     expect(state().undo()).toBe("Align");

@@ -1,4 +1,11 @@
-import { ALIGN_MODES, type AlignMode, DISTRIBUTE_AXES, type DistributeAxis } from "@atelier/core";
+import {
+  ALIGN_MODES,
+  type AlignMode,
+  alignNodes,
+  DISTRIBUTE_AXES,
+  type DistributeAxis,
+  distributeNodes,
+} from "@atelier/core";
 import { memo } from "react";
 import { useShallow } from "zustand/react/shallow";
 import { notify } from "../../ui/notify.ts";
@@ -28,8 +35,7 @@ export const SelectionActions = memo(function SelectionActions({
   // The actions only: selecting the whole state would re-render this bar on every drag frame.
   const actions = useDocument(
     useShallow((state) => ({
-      alignSelection: state.alignSelection,
-      distributeSelection: state.distributeSelection,
+      arrangeSelection: state.arrangeSelection,
       groupSelection: state.groupSelection,
       ungroupSelection: state.ungroupSelection,
       duplicateSelection: state.duplicateSelection,
@@ -37,11 +43,11 @@ export const SelectionActions = memo(function SelectionActions({
     })),
   );
   const align = (mode: AlignMode) => {
-    const message = actions.alignSelection(mode);
+    const message = actions.arrangeSelection("Align", (nodes) => alignNodes(nodes, mode));
     if (message) notify.error(message);
   };
   const distribute = (axis: DistributeAxis) => {
-    const message = actions.distributeSelection(axis);
+    const message = actions.arrangeSelection("Distribute", (nodes) => distributeNodes(nodes, axis));
     if (message) notify.error(message);
   };
   return (

@@ -1,4 +1,4 @@
-import type { AlignMode, ConnectionVerdict, DistributeAxis } from "@atelier/core";
+import type { ArrangeResult, ConnectionVerdict } from "@atelier/core";
 import type { EdgeChange, NodeChange } from "@xyflow/react";
 import type { HistoryEntry } from "./history.ts";
 import type { CanvasEdge, CanvasNode, CanvasNodeData, DocumentGraph } from "./types.ts";
@@ -34,8 +34,11 @@ export interface DocumentActions {
   copySelection(): number;
   paste(): number;
   selectAll(): void;
-  alignSelection(mode: AlignMode): string | null;
-  distributeSelection(axis: DistributeAxis): string | null;
+  /**
+   * Moves the selected nodes where `arrange` (core's alignNodes or distributeNodes, which
+   * only the lazy selection toolbar loads) puts them, as one undo step named `label`.
+   */
+  arrangeSelection(label: string, arrange: (nodes: CanvasNode[]) => ArrangeResult): string | null;
   groupSelection(): boolean;
   ungroupSelection(): boolean;
   undo(): string | null;

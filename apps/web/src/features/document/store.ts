@@ -1,6 +1,4 @@
 import {
-  alignNodes,
-  distributeNodes,
   duplicateNodes,
   getNodeDefinition,
   groupNodes,
@@ -262,20 +260,10 @@ export function createDocumentStore(initial: DocumentGraph = { nodes: [], edges:
         });
       },
 
-      alignSelection(mode) {
-        const result = alignNodes(selected(graph()), mode);
+      arrangeSelection(label, arrange) {
+        const result = arrange(selected(graph()));
         if (!result.ok) return result.message;
-        commit("Align", (current) => ({
-          nodes: moveTo(current.nodes, result.positions),
-          edges: current.edges,
-        }));
-        return null;
-      },
-
-      distributeSelection(axis) {
-        const result = distributeNodes(selected(graph()), axis);
-        if (!result.ok) return result.message;
-        commit("Distribute", (current) => ({
+        commit(label, (current) => ({
           nodes: moveTo(current.nodes, result.positions),
           edges: current.edges,
         }));
