@@ -1,7 +1,9 @@
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildApp } from "../app.ts";
 import { createContext } from "../context.ts";
-import { ConfigError, loadConfig } from "../env.ts";
+import { loadConfig } from "../env.ts";
+import { readEnvFile, startupProblem } from "./startup.ts";
 
 /**
  * The web process: HTTP API and the built web app. Run any number behind a load balancer.
@@ -10,6 +12,7 @@ import { ConfigError, loadConfig } from "../env.ts";
  * processes stage them in the shared store, as another may receive the commit.
  */
 export async function startWeb(options: { withWorker?: boolean } = {}) {
+  readEnvFile();
   const loaded = loadConfig();
   const config = options.withWorker ? loaded : { ...loaded, saveStagingMemoryBytes: 0 };
   const ctx = await createContext(config);
@@ -35,9 +38,18 @@ export async function startWeb(options: { withWorker?: boolean } = {}) {
   return app;
 }
 
+/**
+ * Ends a start that failed on a setting with the one line naming it (exit code 78, EX_CONFIG);
+ * anything else is thrown on, stack and all.
+ */
 export function exitOnConfigError(error: unknown): never {
-  if (error instanceof ConfigError) {
-    console.error(error.message);
+  const problem = startupProblem(error, {
+    port: Number(process.env.PORT ?? 3000),
+    dataDir: resolve(process.env.DATA_DIR ?? "./data"),
+    databaseUrl: process.env.DATABASE_URL ?? null,
+  });
+  if (problem) {
+    console.error(problem.message);
     process.exit(78);
   }
   throw error;

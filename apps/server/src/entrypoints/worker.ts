@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { createContext } from "../context.ts";
 import { loadConfig } from "../env.ts";
+import { readEnvFile } from "./startup.ts";
 import { exitOnConfigError } from "./web.ts";
 
 /**
@@ -8,6 +9,7 @@ import { exitOnConfigError } from "./web.ts";
  * (any number of workers) and drives server-side runs, with the same database and storage as the web processes.
  */
 export async function startWorker() {
+  readEnvFile();
   const config = loadConfig();
   const ctx = await createContext(config);
   const generation = await ctx.generation();
