@@ -90,7 +90,10 @@ describe("zoomed-out wires", () => {
     const area = visibleArea([0, 0, 0.1], 1280, 800); // 12,800 × 8,000 of the canvas
     const edges = [wire("a", "b"), wire("b", "a", "text"), wire("a", "c"), wire("far", "far2")];
     const drawn = drawWires(context, edges, lookup, area);
-    expect(drawn).toEqual(["a-b", "b-a", "a-c"]);
+    expect(drawn.ids).toEqual(["a-b", "b-a", "a-c"]);
+    // The box holding them: b → a loops out left of a's input; a → c reaches c's input.
+    const loop = 0.25 * 25 * Math.sqrt(1320 - 0);
+    expect(drawn.box).toEqual({ left: -loop, top: 40, right: 5000, bottom: 5060 });
     expect(strokes).toEqual([
       { colour: PORT_COLORS.image, curves: 2 },
       { colour: PORT_COLORS.text, curves: 1 },
@@ -101,14 +104,14 @@ describe("zoomed-out wires", () => {
     // The view shows only the top of node b, above where its wires leave it.
     const { context } = recorder();
     const area = { left: 1100, top: 0, right: 1200, bottom: 30 };
-    expect(drawWires(context, [wire("b", "c")], lookup, area)).toEqual(["b-c"]);
-    expect(drawWires(context, [wire("a", "c")], lookup, area)).toEqual([]);
+    expect(drawWires(context, [wire("b", "c")], lookup, area).ids).toEqual(["b-c"]);
+    expect(drawWires(context, [wire("a", "c")], lookup, area)).toEqual({ ids: [], box: null });
   });
 
   it("leaves out the wires of nodes being moved (they are drawn on their own canvas)", () => {
     const { context } = recorder();
     const area = visibleArea([0, 0, 0.1], 1280, 800);
     const edges = [wire("a", "b"), wire("b", "c"), wire("a", "c")];
-    expect(drawWires(context, edges, lookup, area, new Set(["b"]))).toEqual(["a-c"]);
+    expect(drawWires(context, edges, lookup, area, new Set(["b"])).ids).toEqual(["a-c"]);
   });
 });

@@ -2,7 +2,7 @@ import { useStoreApi } from "@xyflow/react";
 import { useEffect, useRef } from "react";
 import { useDocumentStore } from "../document/context.tsx";
 import type { CanvasEdge, CanvasNode } from "../document/types.ts";
-import { drawWires, visibleArea } from "./wire-paths.ts";
+import { type Area, drawWires, visibleArea } from "./wire-paths.ts";
 
 /** Beyond this many moved nodes a change redraws every wire instead of the moved ones'. */
 export const LIVE_NODE_LIMIT = 200;
@@ -41,22 +41,41 @@ export function ZoomedOutWires() {
     let frame = 0;
     let settle: ReturnType<typeof setTimeout> | undefined;
 
-    const prepare = (canvas: WireCanvas) => {
+    // Where the moving wires were last drawn (flow coordinates): all the second canvas clears,
+    // so a drag frame repaints that box, not the whole view.
+    let liveBox: Area | null = null;
+
+    /** The canvas sized to the view, cleared (within `only`) and set to flow coordinates. */
+    const prepare = (canvas: WireCanvas, only?: Area | null) => {
       const { transform, width, height } = flow.getState();
       const ratio = window.devicePixelRatio || 1;
       const [pixelWidth, pixelHeight] = [Math.round(width * ratio), Math.round(height * ratio)];
+      let resized = false;
       if (canvas.width !== pixelWidth || canvas.height !== pixelHeight) {
         canvas.width = pixelWidth;
         canvas.height = pixelHeight;
+        resized = true;
       }
       const context = canvas.getContext("2d");
       if (!context) return null;
-      context.setTransform(1, 0, 0, 1, 0, 0);
-      context.clearRect(0, 0, canvas.width, canvas.height);
       const [x, y, zoom] = transform;
-      context.setTransform(ratio * zoom, 0, 0, ratio * zoom, ratio * x, ratio * y);
       // About one screen pixel however far out, never thinner than a wire at 100 %.
-      context.lineWidth = Math.max(2, 1 / zoom);
+      const lineWidth = Math.max(2, 1 / zoom);
+      context.setTransform(ratio * zoom, 0, 0, ratio * zoom, ratio * x, ratio * y);
+      if (only === undefined || resized) {
+        context.save();
+        context.setTransform(1, 0, 0, 1, 0, 0);
+        context.clearRect(0, 0, canvas.width, canvas.height);
+        context.restore();
+      } else if (only) {
+        context.clearRect(
+          only.left - lineWidth,
+          only.top - lineWidth,
+          only.right - only.left + 2 * lineWidth,
+          only.bottom - only.top + 2 * lineWidth,
+        );
+      }
+      context.lineWidth = lineWidth;
       return { context, area: visibleArea(transform, width, height) };
     };
 
@@ -69,11 +88,11 @@ export function ZoomedOutWires() {
       drawnView = { transform: state.transform, width: state.width, height: state.height };
       held = skip;
       if (!prepared) return;
-      base.wireIds = drawWires(prepared.context, edges, state.nodeLookup, prepared.area, skip);
+      base.wireIds = drawWires(prepared.context, edges, state.nodeLookup, prepared.area, skip).ids;
     };
 
     const drawMoving = (moving: Set<string>) => {
-      const prepared = prepare(live);
+      const prepared = prepare(live, liveBox);
       if (!prepared) return;
       const edges = documents.getState().edges;
       if (wiresFor !== edges) {
@@ -88,12 +107,15 @@ export function ZoomedOutWires() {
       }
       const mine = new Set<CanvasEdge>();
       for (const id of moving) for (const edge of wiresOf.get(id) ?? []) mine.add(edge);
-      live.wireIds = drawWires(prepared.context, mine, flow.getState().nodeLookup, prepared.area);
+      const drawn = drawWires(prepared.context, mine, flow.getState().nodeLookup, prepared.area);
+      live.wireIds = drawn.ids;
+      liveBox = drawn.box;
     };
 
     const clearMoving = () => {
       prepare(live);
       live.wireIds = [];
+      liveBox = null;
     };
 
     const draw = () => {

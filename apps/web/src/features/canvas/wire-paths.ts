@@ -55,15 +55,18 @@ export function wireEnds(edge: CanvasEdge, lookup: Lookup): WireEnds | null {
   };
 }
 
-/** How far a wire's curve leaves its ends horizontally (React Flow's bezier, curvature 0.25). */
+/** How far a wire's control points sit from its ends (React Flow's bezier, curvature 0.25). */
 function reach({ sx, tx }: WireEnds): number {
   const distance = tx - sx;
   return distance >= 0 ? distance / 2 : 0.25 * 25 * Math.sqrt(-distance);
 }
 
+/** How far a wire's curve goes outside its ends horizontally: only a backward wire loops out. */
+const overshoot = (ends: WireEnds): number => (ends.tx >= ends.sx ? 0 : reach(ends));
+
 /** Whether any of a wire's curve can fall inside `area`. */
 export function crosses(ends: WireEnds, area: Area): boolean {
-  const bend = reach(ends);
+  const bend = overshoot(ends);
   return (
     Math.min(ends.sx, ends.tx) - bend <= area.right &&
     Math.max(ends.sx, ends.tx) + bend >= area.left &&
@@ -106,9 +109,31 @@ export function visibleArea(
   };
 }
 
+/** What drawWires drew: the wires' ids, and the box holding them in flow coordinates. */
+export interface DrawnWires {
+  ids: string[];
+  box: Area | null;
+}
+
+/** `box` grown to hold a wire's curve. */
+function holding(box: Area | null, ends: WireEnds): Area {
+  const bend = overshoot(ends);
+  const left = Math.min(ends.sx, ends.tx) - bend;
+  const right = Math.max(ends.sx, ends.tx) + bend;
+  const top = Math.min(ends.sy, ends.ty);
+  const bottom = Math.max(ends.sy, ends.ty);
+  if (!box) return { left, top, right, bottom };
+  return {
+    left: Math.min(box.left, left),
+    top: Math.min(box.top, top),
+    right: Math.max(box.right, right),
+    bottom: Math.max(box.bottom, bottom),
+  };
+}
+
 /**
  * Draws `edges` that cross `area` onto `context` (already transformed to flow coordinates),
- * one stroke per colour, and answers the ids of those drawn.
+ * one stroke per colour, and answers the ids of those drawn and the box they fill.
  */
 export function drawWires(
   context: CanvasRenderingContext2D,
@@ -116,9 +141,10 @@ export function drawWires(
   lookup: Lookup,
   area: Area,
   skip?: ReadonlySet<string>,
-): string[] {
+): DrawnWires {
   const byColour = new Map<string, WireEnds[]>();
-  const drawn: string[] = [];
+  const ids: string[] = [];
+  let box: Area | null = null;
   for (const edge of edges) {
     if (skip && (skip.has(edge.source) || skip.has(edge.target))) continue;
     const ends = wireEnds(edge, lookup);
@@ -135,7 +161,8 @@ export function drawWires(
     const group = byColour.get(colour);
     if (group) group.push(ends);
     else byColour.set(colour, [ends]);
-    drawn.push(edge.id);
+    ids.push(edge.id);
+    box = holding(box, ends);
   }
   for (const [colour, group] of byColour) {
     context.strokeStyle = colour;
@@ -143,5 +170,5 @@ export function drawWires(
     for (const ends of group) traceWire(context, ends);
     context.stroke();
   }
-  return drawn;
+  return { ids, box };
 }
