@@ -11,7 +11,7 @@ interface Source {
  * the admin flag for 5 minutes, then dropped and asked again. Sign-in and sign-out clear it.
  */
 /** The server, through the API client loaded after the first paint (bench F1). */
-const client = () => import("./api.ts").then((module) => module.api);
+export const client = () => import("./api.ts").then((module) => module.api);
 const server: Source = {
   session: async () => (await client()).session(),
   adminStatus: async () => (await client()).adminStatus(),

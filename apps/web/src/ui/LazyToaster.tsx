@@ -1,9 +1,9 @@
 import { lazy, Suspense, useEffect, useState } from "react";
 import { whenIdle } from "../services/when-idle.ts";
-import { toaster } from "./notify.ts";
+import { loadSonner, toaster } from "./notify.ts";
 
 const Toaster = lazy(async () => {
-  const { Toaster: SonnerToaster } = await import("sonner");
+  const { Toaster: SonnerToaster } = await loadSonner();
   return {
     default: function MountedToaster() {
       useEffect(() => toaster.mounted(), []);

@@ -20,10 +20,13 @@ export const toaster = {
   mounted: () => markMounted(),
 };
 
+/** Sonner's code, fetched once (the first message, or the lazy toaster when idle). */
+export const loadSonner = (): Promise<Sonner> => (sonner ??= import("sonner"));
+
 function show(call: (toast: Sonner["toast"]) => void): void {
-  sonner ??= import("sonner");
+  const loading = loadSonner();
   showToaster?.();
-  void Promise.all([sonner, mounted]).then(([module]) => call(module.toast));
+  void Promise.all([loading, mounted]).then(([module]) => call(module.toast));
 }
 
 /** Refusals and confirmations, bottom-right (SPEC §2). */

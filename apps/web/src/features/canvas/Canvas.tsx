@@ -35,7 +35,8 @@ interface SearchState {
 const NodeSearch = lazyPart(() =>
   import("../palette/NodeSearch.tsx").then((module) => module.NodeSearch),
 );
-const ShortcutSheet = lazyPart(() =>
+/** The shortcut sheet ("?" here, or the top bar's button: Editor.tsx), one part for both. */
+export const ShortcutSheetPart = lazyPart(() =>
   import("./ShortcutSheet.tsx").then((module) => module.ShortcutSheet),
 );
 // The minimap follows the canvas's first paint by a moment.
@@ -312,7 +313,7 @@ export function Canvas() {
           onClose={() => setSearch(null)}
         />
       ) : null}
-      {help ? <ShortcutSheet onClose={() => setHelp(false)} /> : null}
+      {help ? <ShortcutSheetPart onClose={() => setHelp(false)} /> : null}
     </div>
   );
 }

@@ -1,13 +1,11 @@
-import { CostDialog } from "./CostDialog.tsx";
 import { NodeCost } from "./NodeCost.tsx";
 import { RunEstimate } from "./RunEstimate.tsx";
 
-/** Which part: the dialog, a node's estimate, or (no props) Run all's total. */
-export type CostPartProps = { dialog: true } | { id: string; type: string } | Record<string, never>;
+/** Which part: a node's estimate, or (no props) Run all's total. */
+export type CostPartProps = { id: string; type: string } | Record<string, never>;
 
 /** The cost parts of the editor, one lazy chunk (cost-parts.ts): which one by its props. */
 export function CostPart(props: CostPartProps) {
-  if ("dialog" in props) return <CostDialog />;
   if ("id" in props) return <NodeCost id={props.id} type={props.type} />;
   return <RunEstimate />;
 }

@@ -2,8 +2,8 @@ import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { whenIdle } from "../../services/when-idle.ts";
 import { LazyToaster } from "../../ui/LazyToaster.tsx";
-import { Canvas } from "../canvas/Canvas.tsx";
-import { CostPart } from "../costs/cost-parts.ts";
+import { lazyPart } from "../../ui/lazy-part.tsx";
+import { Canvas, ShortcutSheetPart } from "../canvas/Canvas.tsx";
 import { DocumentProvider, useDocumentStore } from "../document/context.tsx";
 import { createDocumentStore } from "../document/store.ts";
 import type { DocumentGraph } from "../document/types.ts";
@@ -57,16 +57,15 @@ const QueuePanel = lazy(() =>
 const WorkflowNotFound = lazy(() =>
   import("./WorkflowNotFound.tsx").then((module) => ({ default: module.WorkflowNotFound })),
 );
-const ShortcutSheet = lazy(() =>
-  import("../canvas/ShortcutSheet.tsx").then((module) => ({ default: module.ShortcutSheet })),
-);
 
 /** `?fixture=N` opens a generated N-node workflow (dev and `vite build --mode bench` only). */
 async function fixtureFromUrl(): Promise<DocumentGraph | null> {
+  // Checked first, so that the production build keeps none of it.
+  if (import.meta.env.MODE === "production") return null;
   const count = Number(new URLSearchParams(window.location.search).get("fixture"));
-  if (import.meta.env.MODE === "production" || !Number.isInteger(count) || count <= 0) return null;
+  if (!Number.isInteger(count) || count <= 0) return null;
   const { generateFixture } = await import("@atelier/bench/fixtures");
-  return generateFixture(Math.min(count, 5000)) as unknown as DocumentGraph;
+  return generateFixture(Math.min(count, 10_000)) as unknown as DocumentGraph;
 }
 
 const SharedTopBar = lazy(() =>
@@ -74,6 +73,10 @@ const SharedTopBar = lazy(() =>
 );
 const LeaveDialog = lazy(() =>
   import("../persistence/LeaveDialog.tsx").then((module) => ({ default: module.LeaveDialog })),
+);
+// The cost question of a run (cost-prompt.ts): its own small part, not the estimates'.
+const CostDialog = lazyPart(() =>
+  import("../costs/CostDialog.tsx").then((module) => module.CostDialog),
 );
 const ShareDialog = lazy(() =>
   import("../sharing/ShareDialog.tsx").then((module) => ({ default: module.ShareDialog })),
@@ -254,7 +257,7 @@ function Workspace({ openOnStart }: { openOnStart?: string | undefined }) {
       </div>
       <Suspense fallback={null}>
         {panel === "preferences" ? <PreferencesPanel onClose={() => setPanel(null)} /> : null}
-        {panel === "shortcuts" ? <ShortcutSheet onClose={() => setPanel(null)} /> : null}
+        {panel === "shortcuts" ? <ShortcutSheetPart onClose={() => setPanel(null)} /> : null}
         {panel === "sign-in" ? <SignInDialog onClose={() => setPanel(null)} /> : null}
         {panel === "api-tokens" ? <ApiTokensDialog onClose={() => setPanel(null)} /> : null}
         {panel === "share" && cloudWorkflow ? (
@@ -277,7 +280,7 @@ function Workspace({ openOnStart }: { openOnStart?: string | undefined }) {
           <LeaveDialog />
         </Suspense>
       ) : null}
-      <CostPart dialog />
+      <CostDialog />
       <LazyToaster />
     </div>
   );

@@ -1,7 +1,7 @@
 import { memo, useRef } from "react";
 import { lazyPart } from "../../ui/lazy-part.tsx";
 import { notify } from "../../ui/notify.ts";
-import { CostPart } from "../costs/cost-parts.ts";
+import { RunAllCost } from "../costs/cost-parts.ts";
 import { useDocument } from "../document/context.tsx";
 import { usePersistence } from "../persistence/context.tsx";
 import { SaveStatus } from "../persistence/SaveStatus.tsx";
@@ -116,7 +116,7 @@ export const TopBar = memo(function TopBar({
           title="Run every node in dependency order; unchanged nodes keep their results"
         >
           Run all
-          <CostPart />
+          <RunAllCost />
         </button>
         <button
           type="button"

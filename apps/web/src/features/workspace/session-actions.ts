@@ -1,4 +1,4 @@
-import { authCache } from "../../services/auth-cache.ts";
+import { authCache, client } from "../../services/auth-cache.ts";
 import { sessionChanged } from "./store.ts";
 
 /**
@@ -6,8 +6,8 @@ import { sessionChanged } from "./store.ts";
  * stays: it names the workflow still on the canvas (url-sync.ts).
  */
 export const signOut = (): Promise<void> =>
-  import("../../services/api.ts")
-    .then(({ api }) => api.signOut())
+  client()
+    .then((api) => api.signOut())
     .catch(() => undefined)
     .then(() => {
       authCache.reset(null);
