@@ -6,7 +6,7 @@ import {
   totalOf,
 } from "../catalogue/estimate.ts";
 import { getNodeDefinition } from "../catalogue/registry.ts";
-import { runSignatureOf } from "./run-inputs.ts";
+import { indexGraph, runSignatureOf } from "./run-inputs.ts";
 import type { RunNode } from "./run-node.ts";
 import type { GraphEdge } from "./types.ts";
 
@@ -39,22 +39,26 @@ export function estimateGraphNode(
 /**
  * The total for the nodes `ids` of a graph (a run's steps). A node that completed with the
  * same model, inputs and parameters keeps its result in a run (it is skipped), so it counts
- * for nothing.
+ * for nothing. `estimateOf` gives a node's own estimate (the editor passes the ones it
+ * keeps per node); by default estimateGraphNode.
  */
 export function estimateGraphRun(
   graph: { nodes: readonly RunNode[]; edges: readonly GraphEdge[] },
   ids: readonly string[],
   providers: RunProviders,
+  estimateOf: (node: RunNode, into: readonly GraphEdge[]) => NodeEstimate | null = (node, into) =>
+    estimateGraphNode(node, into, providers),
 ): TotalEstimate {
-  const byId = new Map(graph.nodes.map((node) => [node.id, node]));
+  // One index for every node's signature and wires: linear in the graph's size.
+  const index = indexGraph(graph.nodes, graph.edges);
   return totalOf(
     ids.map((id) => {
-      const node = byId.get(id);
+      const node = index.byId.get(id);
       if (!node) return null;
       const unchanged =
         node.data.status === "complete" &&
-        node.data.runSignature === runSignatureOf(graph.nodes, graph.edges, id);
-      return unchanged ? null : estimateGraphNode(node, graph.edges, providers);
+        node.data.runSignature === runSignatureOf(graph.nodes, graph.edges, id, index);
+      return unchanged ? null : estimateOf(node, index.into.get(id) ?? []);
     }),
   );
 }

@@ -59,16 +59,34 @@ function sourceValues(source: RunNode, handle: string | null, type: PortType): s
   return [];
 }
 
+/**
+ * A graph's lookups for gathering inputs: nodes by id and the wires into each node. Built
+ * once for many gathers (a whole graph's estimate), instead of once per node.
+ */
+export interface GraphIndex {
+  byId: ReadonlyMap<string, RunNode>;
+  into: ReadonlyMap<string, readonly GraphEdge[]>;
+}
+
+export function indexGraph(nodes: readonly RunNode[], edges: readonly GraphEdge[]): GraphIndex {
+  const into = new Map<string, GraphEdge[]>();
+  for (const edge of edges) {
+    const list = into.get(edge.target);
+    if (list) list.push(edge);
+    else into.set(edge.target, [edge]);
+  }
+  return { byId: new Map(nodes.map((node) => [node.id, node])), into };
+}
+
+const NO_EDGES: readonly GraphEdge[] = [];
+
 /** A video node with a scene composer wired into it (SPEC §9's default prompt applies). */
-function fedByScene(
-  category: string,
-  nodeId: string,
-  edges: readonly GraphEdge[],
-  byId: ReadonlyMap<string, RunNode>,
-): boolean {
+function fedByScene(category: string, nodeId: string, index: GraphIndex): boolean {
   return (
     category === "video" &&
-    edges.some((edge) => edge.target === nodeId && byId.get(edge.source)?.type === "scene-composer")
+    (index.into.get(nodeId) ?? NO_EDGES).some(
+      (edge) => index.byId.get(edge.source)?.type === "scene-composer",
+    )
   );
 }
 
@@ -84,8 +102,9 @@ export function gatherInputs(
   edges: readonly GraphEdge[],
   nodeId: string,
   depth = 0,
+  index: GraphIndex = indexGraph(nodes, edges),
 ): GatheredInputs {
-  const node = nodes.find((candidate) => candidate.id === nodeId);
+  const node = index.byId.get(nodeId);
   const params: Record<string, unknown> = {};
   for (const [name, slot] of Object.entries(node?.data.inputValues ?? {}))
     params[name] = slot?.value;
@@ -93,7 +112,7 @@ export function gatherInputs(
   const definition = node?.type ? getNodeDefinition(node.type) : undefined;
   if (!definition) return result;
 
-  const byId = new Map(nodes.map((candidate) => [candidate.id, candidate]));
+  const { byId } = index;
   const firstPort = definition.inputs[0]?.id;
   const characters: CharacterReference[] = [];
   /** A character reference's images (and, through its Reference output, who it is). */
@@ -101,7 +120,7 @@ export function gatherInputs(
     const isReference = handle === "reference";
     if (!isReference && !(source.type === "character-reference" && handle === "image")) return null;
     // A reference wired into a reference is read too, a few levels deep at most.
-    const wired = depth < 4 ? gatherInputs(nodes, edges, source.id, depth + 1).inputs : {};
+    const wired = depth < 4 ? gatherInputs(nodes, edges, source.id, depth + 1, index).inputs : {};
     const reference = referenceOf(source, wired);
     if (!reference) return null;
     if (!isReference) return reference.images.slice(0, 1);
@@ -109,8 +128,8 @@ export function gatherInputs(
     return reference.images;
   };
   const wired = definition.inputs.map((port) =>
-    edges
-      .filter((edge) => edge.target === nodeId && (edge.targetHandle ?? firstPort) === port.id)
+    (index.into.get(nodeId) ?? NO_EDGES)
+      .filter((edge) => (edge.targetHandle ?? firstPort) === port.id)
       .flatMap((edge) => {
         const source = byId.get(edge.source);
         if (!source) return [];
@@ -121,8 +140,8 @@ export function gatherInputs(
         return fromReference ?? sourceValues(source, handle, port.type);
       }),
   );
-  for (const [index, port] of definition.inputs.entries()) {
-    const values = wired[index] ?? [];
+  for (const [at, port] of definition.inputs.entries()) {
+    const values = wired[at] ?? [];
     if (values.length > 0) {
       result.inputs[port.id] = port.multiple ? values : (values[0] as string);
       continue;
@@ -132,7 +151,7 @@ export function gatherInputs(
       continue;
     }
     const ownPrompt = typeof params.prompt === "string" && params.prompt.trim() !== "";
-    if (!ownPrompt && fedByScene(definition.category, nodeId, edges, byId))
+    if (!ownPrompt && fedByScene(definition.category, nodeId, index))
       result.inputs.prompt = SCENE_VIDEO_DEFAULT_PROMPT;
     // A character's description can be the whole prompt.
     else if (port.required && !ownPrompt && characters.length === 0)
@@ -171,8 +190,9 @@ export function runSignatureOf(
   nodes: readonly RunNode[],
   edges: readonly GraphEdge[],
   nodeId: string,
+  index: GraphIndex = indexGraph(nodes, edges),
 ): string {
-  const node = nodes.find((candidate) => candidate.id === nodeId);
-  const { inputs, params } = gatherInputs(nodes, edges, nodeId);
+  const node = index.byId.get(nodeId);
+  const { inputs, params } = gatherInputs(nodes, edges, nodeId, 0, index);
   return canonicalJson([node?.type, inputs, params]);
 }

@@ -120,10 +120,12 @@ function startFollowing(documents: DocumentStore): () => void {
       if (before[node.id] !== entry.estimate) changed = true;
     }
     if (Object.keys(before).length !== Object.keys(byNode).length) changed = true;
+    // Run all's total from the estimates just kept: no node is estimated twice.
     const total = estimateGraphRun(
       { nodes, edges },
       nodes.map((node) => node.id),
       providers,
+      (node) => byNode[node.id] ?? null,
     );
     const old = useEstimates.getState().total;
     const totalChanged = !old || old.usd !== total.usd || old.unknown !== total.unknown;
