@@ -1,4 +1,14 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
+
+// The journal's IndexedDB write, watched (the rest of journal.ts is the real one).
+const journal = vi.hoisted(() => ({ writes: 0 }));
+vi.mock("../src/features/persistence/journal.ts", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("../src/features/persistence/journal.ts")>()),
+  writeJournal: async () => {
+    journal.writes++;
+  },
+}));
+
 import { createDocumentStore } from "../src/features/document/store.ts";
 import { createPersistence } from "../src/features/persistence/persistence.ts";
 import { opened, useWorkspace } from "../src/features/workspace/store.ts";
@@ -40,5 +50,41 @@ describe("persistence follows the document only once started", () => {
       name: "Renamed only",
     });
     stop();
+  });
+
+  const editWhileSaving = async (outcome: () => void) => {
+    // The serializer is loaded, as after a first save.
+    await import("../src/features/persistence/serializer.ts");
+    journal.writes = 0;
+    const documents = createDocumentStore();
+    const persistence = createPersistence(documents);
+    const stop = persistence.start();
+    vi.useFakeTimers();
+    try {
+      documents.getState().addNode("text", { x: 0, y: 0 });
+      useWorkspace.setState({ save: { state: "saving", progress: 40 } });
+      await vi.advanceTimersByTimeAsync(3000);
+      outcome();
+      await vi.advanceTimersByTimeAsync(2000);
+    } finally {
+      vi.useRealTimers();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    stop();
+    return journal.writes;
+  };
+
+  it("journals no edit while a save that takes it is under way (once it lands, none)", async () => {
+    const writes = await editWhileSaving(() =>
+      useWorkspace.setState({ dirty: false, save: { state: "saved", progress: 100 } }),
+    );
+    expect(writes).toBe(0);
+  });
+
+  it("journals the edit once a save under way fails", async () => {
+    const writes = await editWhileSaving(() =>
+      useWorkspace.setState({ save: { state: "error", progress: 0 } }),
+    );
+    expect(writes).toBe(1);
   });
 });

@@ -12,6 +12,7 @@ import {
   forgetSaved,
   isFinalForDelta,
   rememberSaved,
+  type SavedSnapshot,
   sendDelta,
   snapshotOf,
 } from "./delta-save.ts";
@@ -101,8 +102,9 @@ export async function writeCloudRow(
   data: SavedWorkflow,
   bytes: number,
   onProgress: (fraction: number) => void,
+  /** The snapshot of `data`, when the caller has its texts already (saved-form.ts). */
+  snapshot: SavedSnapshot = snapshotOf(data),
 ): Promise<WorkflowRow> {
-  const snapshot = snapshotOf(data);
   const base = baseFor(row.id, row.basedOn);
   const delta = base && diffSnapshots(base, snapshot, data, bytes);
   if (delta) {

@@ -1,8 +1,9 @@
 import { LIMITS, type SavedWorkflow, WORKFLOW_ERRORS } from "@atelier/core";
 import { ApiError, api } from "../../services/api.ts";
+import { whenIdle } from "../../services/when-idle.ts";
 import type { DocumentGraph } from "../document/types.ts";
 import { local } from "./document-io.ts";
-import { copyData, readAnswer } from "./read-answer.ts";
+import { copyData, putCopyUnlessNewer, readAnswer } from "./read-answer.ts";
 import { WorkflowCache } from "./workflow-cache.ts";
 
 /** Cloud workflows opened lately (their answers' text), for a slow or missing connection. */
@@ -29,11 +30,30 @@ export interface FetchedWorkflow {
   fromDevice: boolean;
 }
 
-/** A copy of each cloud workflow stays on this device, for slow or missing connections. */
-export async function keepDeviceCopy(id: string, name: string, data: SavedWorkflow) {
+/**
+ * After a cloud save: the device copy of what was saved is written once the browser is idle
+ * (the save is done without waiting for it), as the Blob `blob()` makes in short steps, or
+ * as data where a Blob cannot be kept. A copy written meanwhile (a later save) is newer and
+ * stays. Answers when the copy is written.
+ */
+export function keepSavedCopyWhenIdle(
+  id: string,
+  name: string,
+  data: SavedWorkflow,
+  blob: () => Promise<Blob>,
+): Promise<void> {
   // Saved: the answer cached at open is older than this copy now.
   recentlyLoaded.delete(id);
-  await (await local()).workflows.put({ id, name, data, updatedAt: Date.now() });
+  const copy = { id, name, updatedAt: Date.now() };
+  return new Promise((resolve) =>
+    whenIdle(() => {
+      blob()
+        .then((made) => putCopyUnlessNewer(copy, { blob: made }))
+        .catch(() => putCopyUnlessNewer(copy, { data }))
+        .catch((error: unknown) => console.warn("Could not keep a device copy", error))
+        .finally(resolve);
+    }),
+  );
 }
 
 /**
@@ -81,8 +101,19 @@ export async function fetchWorkflow(
   const fromCache = cached === null ? null : await fromAnswer(cached, true);
   if (fromCache) return fromCache;
   const copy = await (await local()).workflows.get(id);
-  const data = copy && (await copyData(copy));
-  if (!copy || !data) throw missing();
-  const base = { id, name: copy.name, data, basedOn: null };
+  if (!copy) throw missing();
+  // A copy kept as the open's answer is read as the answer is, in short steps (parsed at
+  // once and checked in one go, a warm open of 5 MB made tasks of 100 ms and more).
+  const copyText = copy.data ? null : copy.blob ? await copy.blob.text() : copy.text;
+  if (copyText) {
+    const fromCopy = await fromAnswer(copyText, true);
+    if (!fromCopy) throw missing();
+    return fromCopy;
+  }
+  const data = await copyData(copy);
+  if (!data) throw missing();
+  onStep(LOAD_STEPS.check);
+  const read = await (await import("./read-graph.ts")).readGraphInSteps(data);
+  const base = { id, name: copy.name, read, basedOn: null };
   return { ...base, location: "cloud", fromDevice: true };
 }

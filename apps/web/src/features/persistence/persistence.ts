@@ -61,8 +61,11 @@ export function createPersistence(documents: DocumentStore) {
   const journalNow = async () => {
     journalTimer = null;
     // Mid-drag positions are not worth a 5 MB write on the drag path: wait for the drop
-    // (10 s at most, should a drag never report its end).
-    if (documents.getState().isDragging() && deferrals < 10) {
+    // (10 s at most, should a drag never report its end). Nor are edits a save under way
+    // is sending: once it lands they are saved (nothing left to journal); if it fails,
+    // they are journaled then. Serializing and writing 5 MB made that save wait.
+    const busy = documents.getState().isDragging() || workspace.getState().save.state === "saving";
+    if (busy && deferrals < 10) {
       deferrals++;
       journalTimer = setTimeout(() => void journalNow(), JOURNAL_DELAY_MS);
       return;

@@ -38,26 +38,27 @@ export async function textBlob(text: string): Promise<Blob> {
 
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 
+/** Writes a device copy made at `copy.updatedAt`, unless a newer one was written meanwhile. */
+export async function putCopyUnlessNewer(
+  copy: { id: string; name: string; updatedAt: number },
+  kept: { blob: Blob } | { text: string } | { data: SavedWorkflow },
+): Promise<void> {
+  const db = await local();
+  await db.transaction("rw", db.workflows, async () => {
+    // Newer copies found by the updatedAt index alone: reading the stored record to
+    // compare would clone its megabytes back first.
+    const newer = await db.workflows.where("updatedAt").above(copy.updatedAt).primaryKeys();
+    if (!newer.includes(copy.id))
+      await db.workflows.put({ id: copy.id, name: copy.name, updatedAt: copy.updatedAt, ...kept });
+  });
+}
+
 /**
  * Writes the device copy when the browser is idle, as a Blob made in short steps, so that
  * no part of it joins the open's tasks. A copy written meanwhile (a save) is newer and stays.
  */
 function keepCopyWhenIdle(copy: { id: string; name: string; text: string; updatedAt: number }) {
-  const put = async (kept: { blob: Blob } | { text: string }) => {
-    const db = await local();
-    await db.transaction("rw", db.workflows, async () => {
-      // Newer copies found by the updatedAt index alone: reading the stored record to
-      // compare would clone its megabytes back first.
-      const newer = await db.workflows.where("updatedAt").above(copy.updatedAt).primaryKeys();
-      if (!newer.includes(copy.id))
-        await db.workflows.put({
-          id: copy.id,
-          name: copy.name,
-          updatedAt: copy.updatedAt,
-          ...kept,
-        });
-    });
-  };
+  const put = (kept: { blob: Blob } | { text: string }) => putCopyUnlessNewer(copy, kept);
   // A browser that will not keep a Blob in IndexedDB (some private modes) keeps the text.
   const write = async () =>
     put({ blob: await textBlob(copy.text) }).catch(() => put({ text: copy.text }));

@@ -2,7 +2,6 @@ import {
   isLargeWorkflow,
   LIMITS,
   type SavedWorkflow,
-  utf8ByteLength,
   workflowTooLargeMessage,
 } from "@atelier/core";
 import { ApiError, api } from "../../services/api.ts";
@@ -24,7 +23,8 @@ import type { CloudRow } from "./cloud-save.ts";
 import { forgetDeviceVersions, recordSnapshot } from "./device-versions.ts";
 import { LAST_WORKFLOW_KEY, local, serializeCurrent } from "./document-io.ts";
 import { clearJournal } from "./journal.ts";
-import { keepDeviceCopy } from "./load-workflow.ts";
+import { keepSavedCopyWhenIdle } from "./load-workflow.ts";
+import { deviceCopyBlob, formSnapshot, savedBytes, savedForm } from "./saved-form.ts";
 import { withThumbnail } from "./thumbnail.ts";
 
 /*
@@ -60,11 +60,14 @@ const progress = (value: number) => saveProgress(value);
 const serializeChecked = async (documents: DocumentStore) => {
   const { nodes, edges } = documents.getState();
   savedGraph = { nodes, edges };
+  const { name, workflowId } = useWorkspace.getState();
+  // Only nodes and wires changed since the last save are serialized (saved-form.ts).
+  const form = await savedForm(nodes, edges, { name, id: workflowId });
   // The library's picture of the canvas goes with the data (metadata.thumbnail).
-  const data = withThumbnail(await serializeCurrent(documents), nodes, edges);
-  const bytes = utf8ByteLength(JSON.stringify(data));
+  const data = withThumbnail(form.data, nodes, edges);
+  const bytes = savedBytes(data, form);
   const tooLarge = workflowTooLargeMessage(bytes);
-  if (!tooLarge) return { data, bytes };
+  if (!tooLarge) return { data, bytes, form };
   saveFailed();
   notify.error(tooLarge);
   return null;
@@ -131,18 +134,25 @@ export async function saveWorkflow(
       const checked = await serializeChecked(documents);
       if (!checked) return;
       data = checked.data;
+      const { form } = checked;
       if (!row && checked.bytes > LIMITS.chunking.batchAboveBytes)
         row = adoptRow(await createEmptyRow(state.name, data));
       const workflow = row
-        ? await writeCloudRow(row, state.name, data, checked.bytes, (done) =>
-            progress(40 + 50 * done),
+        ? await writeCloudRow(
+            row,
+            state.name,
+            data,
+            checked.bytes,
+            (done) => progress(40 + 50 * done),
+            formSnapshot(data, form),
           )
         : (await api.createWorkflow(state.name, data)).workflow;
       progress(90);
-      await keepDeviceCopy(workflow.id, state.name, {
-        ...data,
-        metadata: { ...data.metadata, id: workflow.id },
-      });
+      const kept = { ...data, metadata: { ...data.metadata, id: workflow.id } };
+      // The device copy follows when the browser is idle, made from the texts of this save.
+      void keepSavedCopyWhenIdle(workflow.id, state.name, kept, () =>
+        deviceCopyBlob(workflow.id, state.name, kept, form),
+      );
       // A workflow kept only on this device now lives in the account (with a device copy):
       // one workflow, so the library and the recent list show it once.
       if (state.location === "local" && state.workflowId && !options.asCopy) {

@@ -64,11 +64,41 @@ const drawn = new WeakMap<
   WeakMap<readonly CanvasEdge[], string | null | undefined>
 >();
 
+/** The last picture drawn and the graph it shows. */
+let lastDrawn: {
+  nodes: readonly CanvasNode[];
+  edges: readonly CanvasEdge[];
+  picture: string | null | undefined;
+} | null = null;
+
+/** The picture shows only what this compares: an edit of a prompt leaves it as it is. */
+const samePlace = (a: CanvasNode, b: CanvasNode) =>
+  a === b ||
+  (a.id === b.id &&
+    a.type === b.type &&
+    a.parentId === b.parentId &&
+    a.position.x === b.position.x &&
+    a.position.y === b.position.y &&
+    a.width === b.width &&
+    a.height === b.height &&
+    a.measured?.width === b.measured?.width &&
+    a.measured?.height === b.measured?.height);
+
+/** True when `nodes` and `edges` draw what the last picture shows (wires: the same list). */
+function looksLikeLast(nodes: readonly CanvasNode[], edges: readonly CanvasEdge[]): boolean {
+  if (!lastDrawn || lastDrawn.edges !== edges || lastDrawn.nodes.length !== nodes.length)
+    return false;
+  const before = lastDrawn.nodes;
+  return nodes.every((node, index) => samePlace(node, before[index] as CanvasNode));
+}
+
 /**
  * A small picture of the canvas for the library (issue 24): every node a box in its
  * category's colour, every wire a line, fitted into 240 × 150. WebP where the browser
  * writes it, else PNG; null on an empty canvas (no picture); undefined where none could be
- * drawn (no canvas, too large), so the saved one stays. The same graph is drawn once.
+ * drawn (no canvas, too large), so the saved one stays. The same graph is drawn once, and
+ * a graph whose boxes and wires are where the last one's were (an edit of a node's data)
+ * is not drawn again.
  */
 export function drawThumbnail(
   nodes: readonly CanvasNode[],
@@ -76,7 +106,10 @@ export function drawThumbnail(
 ): string | null | undefined {
   const forNodes = drawn.get(nodes);
   if (forNodes?.has(edges)) return forNodes.get(edges);
-  const picture = draw(nodes, edges);
+  const picture = looksLikeLast(nodes, edges)
+    ? (lastDrawn?.picture as string | null | undefined)
+    : draw(nodes, edges);
+  lastDrawn = { nodes, edges, picture };
   const cache = forNodes ?? new WeakMap();
   cache.set(edges, picture);
   drawn.set(nodes, cache);
