@@ -44,7 +44,7 @@ options.rounds ??= /^\d+$/.test(npmFlag("rounds") ?? "") ? npmFlag("rounds") : u
 const requested = options.only ?? (positionals.join(",") || process.env.BENCH_ONLY);
 
 const only = options.quick
-  ? ["F1", "S1"]
+  ? ["F1", "F2", "S1"]
   : requested
     ? requested
         .split(",")
@@ -119,7 +119,7 @@ async function main() {
   const load = loadavg();
   buildWeb(WEB_ROOT, "bench");
   const productionRoot = `${WEB_ROOT}-production`;
-  if (wanted("F1")) buildWeb(productionRoot);
+  if (wanted("F1") || wanted("F2")) buildWeb(productionRoot);
   const ctx = {
     webRoot: WEB_ROOT,
     productionRoot,
@@ -134,8 +134,10 @@ async function main() {
   const rows = [];
   const suites = [
     [["F1"], "./suites/bundle.mjs", "runBundle"],
-    [["S1", "S2", "L1", "L2"], "./suites/load-save.mjs", "runLoadSave"],
-    [["C1", "C2", "C3", "C4"], "./suites/canvas.mjs", "runCanvas"],
+    [["F2", "N1"], "./suites/network.mjs", "runNetwork"],
+    [["S1", "S2", "S3", "L1", "L2"], "./suites/load-save.mjs", "runLoadSave"],
+    [["C1", "C2", "C3", "C4", "C5"], "./suites/canvas.mjs", "runCanvas"],
+    [["P1"], "./suites/peers.mjs", "runPeers"],
     [["Q1", "Q2", "Q3"], "./suites/queue.mjs", "runQueue"],
     [["Q4"], "./suites/flood.mjs", "runFlood"],
     [["R1", "R2"], "./suites/runs.mjs", "runRuns"],

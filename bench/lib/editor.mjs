@@ -14,22 +14,82 @@ export async function signedInPage(browser, server, prefix) {
     }),
   );
   await opened.page.goto(server.url);
-  await opened.page.getByRole("button", { name: "Sign out" }).waitFor({ timeout: 60_000 });
+  await signedIn(opened.page);
   return { ...opened, cookie };
 }
+
+/** Waits for the signed-in top bar: the account menu's button ("Sign out" is inside it). */
+export const signedIn = (page) =>
+  page.getByRole("button", { name: /^Account: / }).waitFor({ timeout: 60_000 });
 
 const median3 = (list) => [...list].sort((a, b) => a - b)[1];
 
 /**
- * Reloads the editor on an empty canvas, opens workflow `name` from the Library and answers
+ * Loads the editor on an empty canvas (/), opens workflow `name` from the Library and answers
  * the time from the click to interactive: nodes drawn, loading message gone, and the end of
- * the last long task before a 500 ms quiet period. `parseOf` also times JSON.parse of the
- * same bytes (GET /api/workflows/:id) in the same page; `chunk` a chunk-sized parse.
+ * the last long task before a 500 ms quiet period. `parseOf` also times, in the same page,
+ * fetching the same bytes (GET /api/workflows/:id), JSON.parse of them and reading them back
+ * from IndexedDB (medians of 3 each); `chunk` a chunk-sized parse. `fromDevice` (the
+ * workflow's id) makes it a warm open: the server does not answer that GET (the request
+ * fails, as offline), so the editor opens the copy it keeps on this device.
  */
-export async function openWorkflow(page, name, { parseOf, chunk } = {}) {
+export async function openWorkflow(page, name, { parseOf, chunk, fromDevice } = {}) {
   await page.evaluate(() => localStorage.removeItem("atelier.lastWorkflow"));
-  await page.reload();
-  await page.getByRole("button", { name: "Sign out" }).waitFor({ timeout: 60_000 });
+  const unanswered = fromDevice && `**/api/workflows/${fromDevice}`;
+  let refused = 0;
+  const refuse = (route) => {
+    if (route.request().method() !== "GET") return route.fallback();
+    refused++;
+    return route.abort("internetdisconnected");
+  };
+  if (unanswered) await page.route(unanswered, refuse);
+  try {
+    const timing = await openTimed(page, name, { parseOf, chunk });
+    if (unanswered && refused === 0)
+      throw new Error(`the warm open of ${name} did not ask the server (no device copy read)`);
+    return unanswered ? { ...timing, refused } : timing;
+  } finally {
+    if (unanswered) await page.unroute(unanswered, refuse);
+  }
+}
+
+/**
+ * Waits until this page's IndexedDB holds the device copy of workflow `id` (written when
+ * the browser is idle after a cloud open).
+ */
+export async function waitForDeviceCopy(page, id, timeout = 30_000) {
+  await page.waitForFunction(
+    (key) =>
+      new Promise((resolve) => {
+        const opening = indexedDB.open("atelier");
+        opening.onerror = () => resolve(false);
+        opening.onsuccess = () => {
+          const db = opening.result;
+          if (!db.objectStoreNames.contains("workflows")) {
+            db.close();
+            return resolve(false);
+          }
+          const get = db.transaction("workflows").objectStore("workflows").get(key);
+          get.onsuccess = () => {
+            db.close();
+            resolve(Boolean(get.result?.blob ?? get.result?.text ?? get.result?.data));
+          };
+          get.onerror = () => {
+            db.close();
+            resolve(false);
+          };
+        };
+      }),
+    id,
+    { timeout, polling: 250 },
+  );
+}
+
+async function openTimed(page, name, { parseOf, chunk }) {
+  // The address names the open workflow (/w/:id) and a reload would open it again: the
+  // editor's own address, /, is an empty canvas.
+  await page.goto(new URL("/", page.url()).href);
+  await signedIn(page);
   await page.getByRole("tab", { name: "Library" }).click();
   const entry = page
     .getByRole("navigation", { name: "Library" })
@@ -94,17 +154,21 @@ export async function openWorkflow(page, name, { parseOf, chunk } = {}) {
   });
   if (parseOf) {
     const times = await page.evaluate(async (id) => {
-      const fetchBegan = performance.now();
-      const text = await (await fetch(`/api/workflows/${id}`)).text();
-      const fetchMs = performance.now() - fetchBegan;
+      const fetches = [];
+      let text = "";
+      for (let run = 0; run < 3; run++) {
+        const began = performance.now();
+        text = await (await fetch(`/api/workflows/${id}`)).text();
+        fetches.push(performance.now() - began);
+      }
       const runs = [];
       for (let run = 0; run < 3; run++) {
         const began = performance.now();
         JSON.parse(text);
         runs.push(performance.now() - began);
       }
-      return { runs, bytes: text.length, fetchMs, idbMs: await idbReadMs(text) };
-      /** Reading the same text back from IndexedDB (a device copy), in a fresh transaction. */
+      return { runs, bytes: text.length, fetches, idbReads: await idbReadMs(text) };
+      /** Reading the same text back from IndexedDB (a device copy), each in a fresh transaction. */
       async function idbReadMs(value) {
         const done = (request) =>
           new Promise((resolve, reject) => {
@@ -115,18 +179,21 @@ export async function openWorkflow(page, name, { parseOf, chunk } = {}) {
         opening.onupgradeneeded = () => opening.result.createObjectStore("texts");
         const db = await done(opening);
         await done(db.transaction("texts", "readwrite").objectStore("texts").put(value, "w"));
-        const began = performance.now();
-        await done(db.transaction("texts").objectStore("texts").get("w"));
-        const readMs = performance.now() - began;
+        const reads = [];
+        for (let run = 0; run < 3; run++) {
+          const began = performance.now();
+          await done(db.transaction("texts").objectStore("texts").get("w"));
+          reads.push(performance.now() - began);
+        }
         db.close();
         await done(indexedDB.deleteDatabase("bench-floor"));
-        return readMs;
+        return reads;
       }
     }, parseOf);
     timing.parseMs = median3(times.runs);
     timing.parsedBytes = times.bytes;
-    timing.fetchMs = times.fetchMs;
-    timing.idbReadMs = times.idbMs;
+    timing.fetchMs = median3(times.fetches);
+    timing.idbReadMs = median3(times.idbReads);
   }
   if (chunk) {
     const runs = await page.evaluate((text) => {
@@ -141,4 +208,91 @@ export async function openWorkflow(page, name, { parseOf, chunk } = {}) {
     timing.chunkParseMs = median3(runs);
   }
   return timing;
+}
+
+/**
+ * The prompt of the first node on the canvas: zooms in on that node until it shows its form
+ * (at the fitted zoom of a large workflow, nodes are plain boxes). Answers the textarea.
+ */
+export async function firstPrompt(page) {
+  const node = page.locator(".react-flow__node").first();
+  const box = await node.boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  for (
+    let step = 0;
+    step < 20 && (await page.locator(".react-flow__node textarea").count()) === 0;
+    step++
+  ) {
+    await page.mouse.wheel(0, -300);
+    await page.waitForTimeout(150);
+  }
+  return page.locator(".react-flow__node textarea").first();
+}
+
+/**
+ * Edits a prompt (one word typed at its end) and saves with Ctrl+S, as a user does; answers
+ * in-page times from the edit's first key: `savedMs` until the editor shows "Saved",
+ * `requestMs` until the last save request to /api/workflows finished, `keyToSaveMs` from the
+ * Ctrl+S key, and the save requests (method, bytes sent). Waits for "Saved" to clear.
+ */
+export async function editAndSave(page, prompt, word = " edited") {
+  await prompt.click();
+  await page.keyboard.press("End");
+  await page.evaluate(() => {
+    const bench = window.__bench;
+    bench.edit = { firstKey: null, saveKey: null, savedAt: null };
+    const onKey = (event) => {
+      if (bench.edit.firstKey === null) bench.edit.firstKey = event.timeStamp;
+      if (event.key === "s" && event.ctrlKey) {
+        bench.edit.saveKey = event.timeStamp;
+        document.removeEventListener("keydown", onKey, true);
+      }
+    };
+    document.addEventListener("keydown", onKey, true);
+    const watch = new MutationObserver(() => {
+      const saved = [...document.querySelectorAll('[role="status"]')].some(
+        (status) => status.textContent?.trim() === "Saved",
+      );
+      if (saved && bench.edit.saveKey !== null) {
+        bench.edit.savedAt = performance.now();
+        watch.disconnect();
+      }
+    });
+    watch.observe(document.body, { subtree: true, childList: true, characterData: true });
+    performance.clearResourceTimings();
+  });
+  const sent = [];
+  const onRequest = (request) => {
+    if (request.url().includes("/api/workflows") && request.method() !== "GET")
+      sent.push({ method: request.method(), bytes: request.postDataBuffer()?.length ?? 0 });
+  };
+  page.on("request", onRequest);
+  await page.keyboard.type(word);
+  await page.keyboard.press("Control+s");
+  await page.waitForFunction(() => window.__bench.edit.savedAt !== null, null, {
+    timeout: 120_000,
+    polling: 20,
+  });
+  page.off("request", onRequest);
+  const times = await page.evaluate(() => {
+    const { firstKey, saveKey, savedAt } = window.__bench.edit;
+    const saves = performance
+      .getEntriesByType("resource")
+      .filter((entry) => /\/api\/workflows(\/|$)/.test(new URL(entry.name).pathname))
+      .filter((entry) => entry.initiatorType === "fetch" && entry.startTime >= saveKey);
+    const requestEnd = Math.max(saveKey, ...saves.map((entry) => entry.responseEnd));
+    return {
+      // Request sent → answer received, summed over the save's requests (the server's part).
+      serverMs: saves.reduce((sum, entry) => sum + entry.responseEnd - entry.requestStart, 0),
+      savedMs: savedAt - firstKey,
+      requestMs: requestEnd - firstKey,
+      keyToSaveMs: savedAt - saveKey,
+      typingMs: saveKey - firstKey,
+    };
+  });
+  await page
+    .getByRole("status")
+    .filter({ hasText: /^Saved$/ })
+    .waitFor({ state: "hidden", timeout: 10_000 });
+  return { ...times, requests: sent };
 }

@@ -4,36 +4,38 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
-import { median } from "./stats.mjs";
 
 /**
- * S1's floors: what any save of the same workflow costs before the server's own work — the
+ * S1's floor: what any save of the same workflow costs before the server's own work — the
  * database rewriting its chunk rows (deleted and inserted again in one transaction, as a
- * save does, with no HTTP and no parsing) and one JSON.parse of its bytes — each the median
- * of `rounds`, alternating `versions` so every write changes every row.
+ * save does, with no HTTP and no parsing) plus one JSON.parse of its bytes. `measure()` times
+ * one of each (alternating `versions`, so every write changes every row; the first call
+ * after opening is a warm-up write); the floor of a save is their sum. `close()` drops it.
  */
-export async function saveFloors({ db, databaseUrl, versions, rounds }) {
+export async function saveFloor({ db, databaseUrl, versions }) {
   const rowsOf = versions.map(chunkRows);
+  const texts = versions.map((version) => JSON.stringify(version));
   const database = db === "postgres" ? await postgresTable(databaseUrl) : await pgliteTable();
-  const writes = [];
+  let writes = 0;
   try {
-    for (let round = 0; round <= rounds; round++) {
-      const rows = rowsOf[round % rowsOf.length];
-      const began = performance.now();
-      await database.rewrite(rows);
-      if (round > 0) writes.push(performance.now() - began); // the first warms up
-    }
-  } finally {
+    await database.rewrite(rowsOf[writes++ % rowsOf.length]);
+  } catch (error) {
     await database.close();
+    throw error;
   }
-  const text = JSON.stringify(versions[0]);
-  const parses = [];
-  for (let round = 0; round < rounds; round++) {
-    const began = performance.now();
-    JSON.parse(text);
-    parses.push(performance.now() - began);
-  }
-  return { dbWriteMs: median(writes), parseMs: median(parses) };
+  return {
+    async measure() {
+      const index = writes++ % rowsOf.length;
+      const began = performance.now();
+      await database.rewrite(rowsOf[index]);
+      const dbWriteMs = performance.now() - began;
+      const parsing = performance.now();
+      JSON.parse(texts[index]);
+      const parseMs = performance.now() - parsing;
+      return { dbWriteMs, parseMs, ms: dbWriteMs + parseMs };
+    },
+    close: () => database.close(),
+  };
 }
 
 /** The chunk rows a save writes: 10 nodes a chunk, their text, size, hash and ids. */
