@@ -126,9 +126,10 @@ function Workspace({ openOnStart }: { openOnStart?: string | undefined }) {
     started.current = fixtureFromUrl().then(async (graph) => {
       if (!graph) return (await addressSync()).openAtStart(persistence);
       store.getState().load(graph);
-      // Large graphs reach React Flow in steps (flow-sync.ts): fit once all are there.
+      // Large graphs reach React Flow in steps (flow-sync.ts): fit once all are there (10,000
+      // nodes take ~34 steps, several seconds on a slow core; 20 s at most).
       const fit = (frames: number) => {
-        if (flow.getNodes().length < graph.nodes.length && frames < 120)
+        if (flow.getNodes().length < graph.nodes.length && frames < 1200)
           requestAnimationFrame(() => fit(frames + 1));
         else void flow.fitView();
       };
