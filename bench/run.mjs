@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 /**
- * Atelier's benchmark suite (the benchmark issue): canvas (C1–C4), load and save (L1, L2,
- * S1, S2), queue (Q1–Q4), server-side runs (R1, R2) and bundle (F1) figures, each a ratio against a baseline measured
- * in the same run or a count. Prints a table and writes bench/results/latest.json.
+ * Atelier's benchmark suite (the benchmark and performance issues): canvas (C1–C5), peers
+ * (P1, litegraph in the same run), load and save (L1, L2, S1–S3), queue (Q1–Q4), server-side
+ * runs (R1, R2), bundle and network (F1, F2, N1) figures, each a ratio against a baseline
+ * measured in the same run or a count. Prints a table and writes bench/results/latest.json.
  *
- *   npm run bench                      the whole suite (~12–15 min)
+ *   npm run bench                      the whole suite (~25 min)
  *   npm run bench -- C1,F1             some row groups (or: node bench/run.mjs --only C1,F1)
- *   npm run bench -- --quick           F1 and S1 (PGlite, one pair): the CI smoke run
+ *   npm run bench -- --quick           F1, F2 and S1 (PGlite, one pair): the CI smoke run
  *   options: --only IDS, --rounds N (pairs per figure, default 5), --no-build (reuse
  *            bench/.build/web), --out FILE (default bench/results/latest.json)
  *
