@@ -1,6 +1,7 @@
 import type { SavedWorkflow } from "@atelier/core";
 import type { DocumentStore } from "../document/store.ts";
 import { useWorkspace } from "../workspace/store.ts";
+import { LOCAL_DB_NAME } from "./local-db-name.ts";
 
 /** The workflow to open on the next start. */
 export const LAST_WORKFLOW_KEY = "atelier.lastWorkflow";
@@ -11,6 +12,20 @@ export const locationOf = (workflowId: string | null) =>
 
 /** IndexedDB code loads after the editor has drawn (it is not needed for the first paint). */
 export const local = () => import("./local-db.ts").then((module) => module.localDb);
+
+/**
+ * Whether this browser may hold Atelier's IndexedDB database: false only when the browser
+ * lists its databases and ours is not among them (a first visit), so reading what is stored
+ * needs no database code then. True where the browser cannot say.
+ */
+export async function mayHoldLocalData(): Promise<boolean> {
+  if (typeof indexedDB === "undefined" || typeof indexedDB.databases !== "function") return true;
+  try {
+    return (await indexedDB.databases()).some((database) => database.name === LOCAL_DB_NAME);
+  } catch {
+    return true;
+  }
+}
 
 /** The document as SPEC's saved form, named after the workspace (serialized off the main thread). */
 export async function serializeCurrent(documents: DocumentStore): Promise<SavedWorkflow> {

@@ -1,5 +1,5 @@
 import { LIMITS, utf8ByteLength } from "@atelier/core";
-import { local } from "./document-io.ts";
+import { local, mayHoldLocalData } from "./document-io.ts";
 import type { JournalEntry } from "./local-db.ts";
 
 const EXIT_KEY = "atelier.exitJournal";
@@ -55,7 +55,9 @@ export function writeExitJournal(
 
 /** The newest journal entry of either store, or null. */
 export async function readJournal(storage: Storage = localStorage): Promise<JournalData | null> {
-  const stored = (await (await local()).journal.get("current")) ?? null;
+  const stored = (await mayHoldLocalData())
+    ? ((await (await local()).journal.get("current")) ?? null)
+    : null;
   let quick: JournalData | null = null;
   try {
     const text = storage.getItem(EXIT_KEY);

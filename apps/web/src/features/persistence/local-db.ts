@@ -1,5 +1,6 @@
 import type { SavedWorkflow } from "@atelier/core";
 import Dexie, { type EntityTable } from "dexie";
+import { LOCAL_DB_NAME } from "./local-db-name.ts";
 
 export interface LocalWorkflow {
   id: string;
@@ -75,7 +76,7 @@ export class LocalDb extends Dexie {
   declare cryptoKeys: EntityTable<StoredKey, "name">;
   declare snapshots: EntityTable<DeviceSnapshot, "key">;
 
-  constructor(name = "atelier") {
+  constructor(name = LOCAL_DB_NAME) {
     super(name);
     this.version(1).stores({
       workflows: "id, updatedAt",
