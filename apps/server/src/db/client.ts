@@ -22,6 +22,7 @@ export interface Database {
   pglite?: PGlite;
 }
 
+// src/db/migrations, or dist/migrations beside the build's chunks (scripts/build-server.mjs).
 const MIGRATIONS = fileURLToPath(new URL("./migrations", import.meta.url));
 /** Any number; the same on every process so only one migrates at a time. */
 const MIGRATION_LOCK = 724_311;

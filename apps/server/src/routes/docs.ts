@@ -1,12 +1,13 @@
-import { createRequire } from "node:module";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
+// Read at build time into the bundle (dist/), from the file under tsx and vitest.
+import serverPackage from "../../package.json" with { type: "json" };
 import type { AppContext } from "../context.ts";
 import { API_ROUTES } from "../http/openapi/api-routes.ts";
 import { buildOpenApiDocument } from "../http/openapi/document.ts";
 import { DOCS_CSP, DOCS_PAGE, loadViewerAssets, type ViewerAsset } from "../http/openapi/viewer.ts";
 
-const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
+const { version } = serverPackage;
 const zFile = z.object({ file: z.string().max(100) });
 
 /** GET /api/openapi.json (built once, here, from the route table) and its viewer. */

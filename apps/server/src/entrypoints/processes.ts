@@ -1,0 +1,77 @@
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildApp } from "../app.ts";
+import { createContext } from "../context.ts";
+import { loadConfig } from "../env.ts";
+import { rootLogger } from "../log.ts";
+import { readEnvFile } from "./startup.ts";
+
+/**
+ * The web process: HTTP API and the built web app. Run any number behind a load balancer.
+ * With `withWorker` (the all-in-one default) it also runs the generation worker, and being
+ * the only process it keeps the batches of large saves in memory until their commit; web
+ * processes stage them in the shared store, as another may receive the commit.
+ */
+export async function startWeb(options: { withWorker?: boolean } = {}) {
+  readEnvFile();
+  const loaded = loadConfig();
+  const config = options.withWorker ? loaded : { ...loaded, saveStagingMemoryBytes: 0 };
+  const ctx = await createContext(config);
+  // The job queue starts with the process, so a restart resumes unfinished jobs at once.
+  await ctx.generation();
+  await ctx.runs();
+  if (options.withWorker)
+    await ctx.work({
+      concurrency: config.generation.workerConcurrency,
+      resumeAll: ctx.database.kind === "pglite",
+    });
+  // WEB_ROOT lets benchmarks and parallel test runs serve their own build.
+  const webRoot = process.env.WEB_ROOT ?? join(serverPackageRoot(), "../web/dist");
+  const app = await buildApp(ctx, { webRoot, logger: { level: config.logLevel } });
+  app.addHook("onClose", () => ctx.close());
+  await app.listen({ port: config.port, host: config.host });
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      void app.close().then(() => process.exit(0));
+    });
+  }
+  return app;
+}
+
+/**
+ * The worker process of the scale-out shape: it runs generation jobs from the shared queue
+ * (any number of workers) and drives server-side runs, with the same database and storage as the web processes.
+ */
+export async function startWorker() {
+  readEnvFile();
+  const config = loadConfig();
+  const ctx = await createContext(config);
+  const generation = await ctx.generation();
+  await ctx.work({ concurrency: config.generation.workerConcurrency });
+  rootLogger.info(
+    `Atelier worker ready (${ctx.database.kind}, ${ctx.store.kind} storage; providers: ${[
+      ...generation.providers.configured,
+    ].join(", ")}).`,
+  );
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      void ctx.close().then(() => process.exit(0));
+    });
+  }
+  return ctx;
+}
+
+/**
+ * apps/server, whether this code runs from its sources (src/entrypoints/) or from the build
+ * (dist/, one bundle): the nearest folder above that holds a package.json.
+ */
+function serverPackageRoot(): string {
+  let folder = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(folder, "package.json"))) {
+    const parent = dirname(folder);
+    if (parent === folder) throw new Error("apps/server/package.json not found");
+    folder = parent;
+  }
+  return folder;
+}
