@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import multipart from "@fastify/multipart";
 import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { AppContext } from "./context.ts";
 
 /** Vite's output names: `assets/<name>-<hash>.<ext>`. */
@@ -12,8 +12,10 @@ import { registerCompression } from "./http/compression.ts";
 import { registerErrorHandler } from "./http/errors.ts";
 import { closeEventStreams } from "./http/event-stream.ts";
 import { inputGuard } from "./http/input-guard.ts";
+import { registerMetrics } from "./http/metrics.ts";
 import { registerSameOriginGuard } from "./http/same-origin.ts";
 import { registerSecurityHeaders } from "./http/security-headers.ts";
+import { loggerAt, rootLogger } from "./log.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { appRoutes } from "./routes/apps.ts";
 import { authRoutes } from "./routes/auth.ts";
@@ -34,9 +36,19 @@ import { workflowRoutes } from "./routes/workflows.ts";
 export interface AppOptions {
   /** Directory of the built web app to serve at "/", when present. */
   webRoot?: string;
+  /**
+   * Request logging, through the process's logger (log.ts) at its level unless one is given;
+   * `false`: none.
+   */
   logger?: boolean | { level: string };
   /** Told of every route as it registers (the isolation test's inventory). */
   onRoute?: (route: { method: string; url: string }) => void;
+}
+
+/** The app's logger: the root one (LOG_LEVEL), a child at another level, or a silent one. */
+function appLogger(option: AppOptions["logger"]): FastifyBaseLogger {
+  if (option === false) return loggerAt("silent");
+  return typeof option === "object" ? loggerAt(option.level) : rootLogger;
 }
 
 /** The HTTP app: API routes on the shared context, plus the built web app when given. */
@@ -47,7 +59,7 @@ export async function buildApp(
   // Client addresses (rate limits) come from X-Forwarded-For only behind configured proxies.
   const hops = ctx.config.trustProxy;
   const app = Fastify({
-    logger: options.logger ?? false,
+    loggerInstance: appLogger(options.logger),
     // Closing must not wait on clients: event streams are ended first (preClose), and any
     // connection still open then is cut rather than holding shutdown forever.
     forceCloseConnections: true,
@@ -61,6 +73,8 @@ export async function buildApp(
     });
   }
   registerErrorHandler(app);
+  // First, so its timing hook sees every route (the 404s too).
+  registerMetrics(app, ctx);
   // Before any route: headers on every answer (403s included), then the origin check on
   // every state change, before its body is read (docs/security.md).
   registerSecurityHeaders(app, ctx.config.publicUrl);

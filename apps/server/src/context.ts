@@ -4,9 +4,11 @@ import { type Auth, createAuth, promoteAdmins } from "./auth/auth.ts";
 import { createRunDriver, type RunDriver } from "./commands/runs/run-driver.ts";
 import { startGeneration } from "./commands/start-generation.ts";
 import { type Database, openDatabase } from "./db/client.ts";
+import { s3StartProblem } from "./entrypoints/startup.ts";
 import type { Config } from "./env.ts";
 import { ensureQueue } from "./jobs/boss.ts";
 import { type Generation, openGeneration } from "./jobs/generation.ts";
+import { moduleLogger, setLogLevel } from "./log.ts";
 import { EventHub, JobEventHub, RunEventHub } from "./realtime/events.ts";
 import type { BlobStore } from "./storage/blob-store.ts";
 import { createFsStore } from "./storage/fs-store.ts";
@@ -39,8 +41,14 @@ export interface ContextOverrides {
   store?: BlobStore;
 }
 
+/**
+ * The media store the configuration names. A bucket that cannot be reached, is missing or
+ * refuses the keys stops the start with one line naming the settings to check.
+ */
 export async function openStore(config: Config): Promise<BlobStore> {
-  if (config.s3) return createS3Store(config.s3);
+  const { s3 } = config;
+  if (s3)
+    return createS3Store(s3).catch((error: unknown) => Promise.reject(s3StartProblem(error, s3)));
   return createFsStore(join(config.dataDir, "media"), LIMITS.upload.bucket);
 }
 
@@ -48,10 +56,12 @@ export async function createContext(
   config: Config,
   overrides: ContextOverrides = {},
 ): Promise<AppContext> {
+  setLogLevel(config.logLevel);
+  // The store first: a bucket that cannot be reached fails the start before any migration.
+  const store = overrides.store ?? (await openStore(config));
   const database =
     overrides.database ??
     (await openDatabase({ url: config.databaseUrl, dataDir: join(config.dataDir, "db") }));
-  const store = overrides.store ?? (await openStore(config));
   await promoteAdmins(database.db, config.adminEmails);
   const events = new EventHub(database);
   await events.start();
@@ -91,7 +101,7 @@ export async function createContext(
             );
             return job;
           },
-          log: { error: (object, message) => console.error(message, object) },
+          log: moduleLogger("runs"),
         },
         boss: started.boss,
         jobEvents,

@@ -64,6 +64,11 @@ const zEnv = zGenerationEnv.extend(zLimitsEnv.shape).extend({
   ALLOWED_EMAIL_DOMAINS: list,
   TRUSTED_ORIGINS: list,
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  /** Lets Prometheus scrape /metrics with `Authorization: Bearer <token>` (see metrics.ts). */
+  METRICS_TOKEN: optionalText.refine(
+    (token) => token === undefined || token.length >= 16,
+    "must be at least 16 characters",
+  ),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** How long a validated session cookie is trusted without a database read (0: never). */
   SESSION_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
@@ -99,6 +104,11 @@ export interface Config {
   /** Rate limits, budgets and caps against abuse (env-limits.ts). */
   limits: AbuseLimits;
   logLevel: string;
+  /**
+   * The bearer token GET /metrics asks for; null: /metrics answers only when HOST is a
+   * loopback or private address (http/metrics-access.ts).
+   */
+  metricsToken: string | null;
   /**
    * Job status polls trust a session cookie validated this recently (ms) without reading the
    * database again; a sign-out in another process takes effect within it (0: off).
@@ -230,6 +240,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     ],
     limits: limitsConfig(env),
     logLevel: env.LOG_LEVEL,
+    metricsToken: env.METRICS_TOKEN ?? null,
     sessionCacheTtlMs: env.SESSION_CACHE_TTL_MS,
     jobStatusCacheTtlMs: env.JOB_STATUS_CACHE_TTL_MS,
     saveStagingMemoryBytes: env.SAVE_STAGING_MEMORY_MB * 1024 * 1024,

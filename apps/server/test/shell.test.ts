@@ -13,10 +13,13 @@ describe("web app shell and health", () => {
   });
   afterAll(() => server.close());
 
-  it("reports health of database and storage", async () => {
-    const response = await fetch(`${server.url}/api/health`);
-    expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ ok: true, db: true, queue: true, storage: true });
+  it("answers alive at /api/health and ready (database, queue, storage) at /api/ready", async () => {
+    const health = await fetch(`${server.url}/api/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ ok: true });
+    const ready = await fetch(`${server.url}/api/ready`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ ok: true, db: true, queue: true, storage: true });
   });
 
   it("serves the built app for the app's pages, JSON 404 for unknown API paths", async () => {

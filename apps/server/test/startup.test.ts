@@ -116,4 +116,28 @@ describe("starting the server", () => {
       `Cannot reach the database at DATABASE_URL (127.0.0.1:${closed}/atelier: ECONNREFUSED) — check DATABASE_URL\n`,
     );
   }, 150_000);
+
+  it("names the S3 settings when the bucket cannot be reached, without the keys", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "atelier-env-"));
+    const closed = await freePort();
+    const server = start(
+      folder,
+      cleanEnv({
+        DATA_DIR: join(folder, "data"),
+        S3_ENDPOINT: `http://127.0.0.1:${closed}`,
+        S3_BUCKET: "media",
+        S3_ACCESS_KEY_ID: "key-id",
+        S3_SECRET_ACCESS_KEY: "s3cret-key",
+      }),
+    );
+    expect(await server.exited).toBe(78);
+    // The AWS SDK may first print its own notice about the Node.js version: ours is the last
+    // line, and no stack comes with it.
+    const { stderr } = server.output();
+    expect(stderr.trimEnd().split("\n").at(-1)).toBe(
+      `Cannot reach the S3 bucket media at S3_ENDPOINT (127.0.0.1:${closed}: ECONNREFUSED) — check S3_ENDPOINT, S3_BUCKET and the S3 keys`,
+    );
+    expect(stderr).not.toMatch(/^\s+at /m);
+    expect(stderr).not.toContain("s3cret-key");
+  }, 150_000);
 });

@@ -103,7 +103,7 @@ describe("S3-compatible storage", () => {
       expect(await store.list(uploaded.path)).toEqual([uploaded.path]);
       const served = await fetch(uploaded.url);
       expect(Buffer.from(await served.arrayBuffer()).equals(bytes)).toBe(true);
-      const health = await alice.json("GET", "/api/health");
+      const health = await alice.json("GET", "/api/ready");
       expect(health.body).toEqual({ ok: true, db: true, queue: true, storage: true });
     } finally {
       await server.close();

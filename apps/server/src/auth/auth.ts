@@ -16,6 +16,7 @@ import {
   workflowMediaManifest,
 } from "../db/schema.ts";
 import type { Config } from "../env.ts";
+import { moduleLogger } from "../log.ts";
 import { passwordResetMail, verificationMail } from "../mail/account-mail.ts";
 import { createMailer, type MailMessage } from "../mail/mailer.ts";
 import { ApiTokenUsers } from "./api-token-users.ts";
@@ -65,12 +66,13 @@ export function createAuth(config: Config, db: AppDb) {
   const secure = config.publicUrl.startsWith("https://");
   const cache = new SessionCache(config.sessionCacheTtlMs);
   const mailer = createMailer(config.mail);
+  const log = moduleLogger("mail");
   // Sent without waiting: an answer that waited for SMTP only when the address has an
   // account would tell who has one by its time. A mail that cannot go out is logged; the
   // user can ask again.
   const deliver = async (message: MailMessage) => {
     void mailer?.send(message).catch((error: Error) => {
-      console.error(`Could not send "${message.subject}":`, error.message);
+      log.error({ error: error.message }, `Could not send "${message.subject}"`);
     });
   };
   const auth = betterAuth({

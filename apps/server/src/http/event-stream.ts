@@ -9,6 +9,9 @@ const open = new WeakMap<object, Set<ServerResponse>>();
 /** Open streams by key ("user:…", "address:…") per HTTP server. */
 const counts = new WeakMap<object, Map<string, number>>();
 
+/** Requests answered with a stream (their latency is how long they stayed open). */
+const streamed = new WeakSet<object>();
+
 /** What a refused stream's client is told to wait (the web app tries again after 30 s). */
 export const STREAM_RETRY_SECONDS = 30;
 
@@ -64,6 +67,7 @@ export function openEventStream(
   owner: { user: SessionUser; limits: AbuseLimits },
 ): EventStream {
   const release = admitStream(request, owner.user, owner.limits);
+  streamed.add(request.raw);
   reply.hijack();
   const stream = reply.raw;
   const cleanups: (() => void)[] = [];
@@ -100,6 +104,16 @@ export function openEventStream(
       else cleanups.push(cleanup);
     },
   };
+}
+
+/** True when the request was answered with an event stream. */
+export function isEventStream(request: FastifyRequest): boolean {
+  return streamed.has(request.raw);
+}
+
+/** How many event streams the app has open now (the SSE clients metric). */
+export function openEventStreamCount(app: FastifyInstance): number {
+  return open.get(app.server)?.size ?? 0;
 }
 
 /** Ends every open stream (the app is closing: browsers reconnect to another process). */

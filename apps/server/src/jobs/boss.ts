@@ -56,6 +56,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import PgBoss from "pg-boss";
 import type { Database } from "../db/client.ts";
+import { moduleLogger } from "../log.ts";
 
 /** pg-boss's tables live in this schema unless told otherwise. */
 export const BOSS_SCHEMA = "pgboss";
@@ -92,7 +93,7 @@ export interface StartBossOptions {
   connectionString?: string | null;
   /** Schema for pg-boss's tables (default `pgboss`); tests use a unique one. */
   schema?: string;
-  /** Receives pg-boss's background errors (maintenance, polling); default: console.error. */
+  /** Receives pg-boss's background errors (maintenance, polling); default: the jobs logger. */
   onError?: (error: unknown) => void;
 }
 
@@ -191,7 +192,7 @@ function postgresTracked(connectionString: string, onError: (error: unknown) => 
 }
 
 function defaultOnError(error: unknown): void {
-  console.error("[jobs] pg-boss:", error);
+  moduleLogger("jobs").error({ err: error }, "pg-boss error");
 }
 
 /**

@@ -1,6 +1,7 @@
 import type PgBoss from "pg-boss";
 import type { Database } from "../db/client.ts";
 import type { Config } from "../env.ts";
+import { moduleLogger } from "../log.ts";
 import { createProviders, type ProviderRegistry } from "../providers/registry.ts";
 import { createSafeFetcher, type SafeFetcher } from "../providers/safe-fetch.ts";
 import type { BlobStore } from "../storage/blob-store.ts";
@@ -23,9 +24,10 @@ export async function openGeneration(deps: {
   connectionString: string | null;
 }): Promise<Generation> {
   const { config, database, store } = deps;
+  const log = moduleLogger("jobs");
   const boss = await startBoss(database, {
     connectionString: deps.connectionString,
-    onError: (error) => console.error("job queue error", error),
+    onError: (error) => log.error({ err: error }, "job queue error"),
   });
   const fetcher = createSafeFetcher({ allowHosts: config.generation.outboundAllowHosts });
   const providers = createProviders(config, { store, fetcher });
@@ -37,10 +39,7 @@ export async function openGeneration(deps: {
     publicUrl: config.publicUrl,
     webhooks: config.publicUrlSet,
     staleAfterMs: config.generation.staleAfterMs,
-    log: {
-      warn: (object, message) => console.warn(message, object),
-      error: (object, message) => console.error(message, object),
-    },
+    log,
   });
   return {
     engine,

@@ -10,9 +10,15 @@ async function check(probe: () => Promise<boolean>): Promise<boolean> {
   }
 }
 
-/** GET /api/health → { ok, db, queue, storage }; 503 when a part is down. */
+/**
+ * GET /api/health → { ok: true }: the process is alive and serving (a liveness probe; it
+ * touches nothing else, so a database outage does not get the process restarted).
+ * GET /api/ready → { ok, db, queue, storage }; 503 when a part is down (a readiness probe:
+ * take the process out of the load balancer until its parts answer).
+ */
 export async function healthRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.get("/api/health", async (_request, reply) => {
+  app.get("/api/health", async () => ({ ok: true }));
+  app.get("/api/ready", async (_request, reply) => {
     const [db, queue, storage] = await Promise.all([
       check(() => ctx.database.ping()),
       check(async () => Boolean(await (await ctx.generation()).boss.getQueue(GENERATION_QUEUE))),

@@ -1,15 +1,5 @@
 import type { Readable } from "node:stream";
 import { LIMITS } from "@atelier/core";
-import {
-  CreateBucketCommand,
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-} from "@aws-sdk/client-s3";
 import { assertSafeKey, type BlobStore } from "./blob-store.ts";
 
 export interface S3Options {
@@ -23,6 +13,17 @@ export interface S3Options {
 
 /** Any S3-compatible bucket (AWS, MinIO, R2, …). */
 export async function createS3Store(options: S3Options): Promise<BlobStore> {
+  // Loaded only where a bucket is configured: the SDK is a third of a second of every start.
+  const {
+    CreateBucketCommand,
+    DeleteObjectsCommand,
+    GetObjectCommand,
+    HeadBucketCommand,
+    HeadObjectCommand,
+    ListObjectsV2Command,
+    PutObjectCommand,
+    S3Client,
+  } = await import("@aws-sdk/client-s3");
   const client = new S3Client({
     region: options.region,
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),

@@ -26,6 +26,7 @@ export function probesFor(ids: {
   const token = "ab".repeat(24);
   return {
     "GET /api/health": [{ method: "GET", path: "/api/health", expect: [200] }],
+    "GET /api/ready": [{ method: "GET", path: "/api/ready", expect: [200] }],
     "GET /api/auth/admin-status": [
       { method: "GET", path: "/api/auth/admin-status", expect: [200] },
     ],

@@ -37,6 +37,21 @@ export const INVENTORY: Record<string, Entry> = {
     anonymous: 200,
     probe: () => ({ path: "/api/health" }),
   },
+  "GET /api/ready": {
+    writes: false,
+    owner: 200,
+    other: 200,
+    anonymous: 200,
+    probe: () => ({ path: "/api/ready" }),
+  },
+  // Off on the test server (HOST 0.0.0.0, no METRICS_TOKEN): metrics.test.ts covers it on.
+  "GET /metrics": {
+    writes: false,
+    owner: 404,
+    other: 404,
+    anonymous: 404,
+    probe: () => ({ path: "/metrics" }),
+  },
   "GET /api/auth/admin-status": {
     writes: false,
     owner: 200,

@@ -112,10 +112,13 @@ const VIA_LINK = `A share link's page sends its token in \`${SHARE_TOKEN_HEADER}
 const BETTER_AUTH =
   "Better Auth's endpoint, see its documentation (https://www.better-auth.com/docs).";
 const zRequestId = z.object({ requestId: z.string().min(1).max(200) });
+/** GET /api/health's answer while the process serves. */
+const zAlive = z.object({ ok: z.literal(true) });
 
 // biome-ignore format: one row per route, so adding a route is one line
 export const API_ROUTES: readonly ApiRoute[] = [
-  health("GET /api/health", "Health of the database, job queue and storage (503 when one is down)", "public", { response: zHealthResponse }),
+  health("GET /api/health", "The process is alive and serving (liveness: checks nothing else)", "public", { response: zAlive }),
+  health("GET /api/ready", "Whether the database, job queue and storage answer (readiness: 503 naming the one down)", "public", { response: zHealthResponse }),
 
   auth("GET /api/auth/admin-status", "Whether the signed-in user is an admin", "account", { response: zAdminStatusResponse }),
   auth("GET /api/auth/providers", "The sign-in providers configured here", "public"),
