@@ -4,10 +4,9 @@ import {
   type MediaKind,
   UPLOAD_MESSAGES,
 } from "@atelier/core";
-import createDOMPurify from "dompurify";
 import { fileTypeFromBuffer } from "file-type";
-import { JSDOM } from "jsdom";
 import { InvalidInputError } from "../domain/errors.ts";
+import { sanitizeSvg } from "./sanitize-svg.ts";
 
 /** The type we serve each allowed extension as, per kind where it differs. */
 const CANONICAL_TYPES: Record<string, string> = {
@@ -52,34 +51,6 @@ export interface InspectedUpload {
   mimeType: string;
 }
 
-const purifier = createDOMPurify(new JSDOM("").window as unknown as Window & typeof globalThis);
-
-/** Removes scripts, event handlers and foreign content from an SVG. */
-export function sanitizeSvg(text: string): string {
-  // DOMPurify drops a document that opens with an XML declaration or a doctype (both are
-  // common in SVG files): the bare <svg> element is what is kept.
-  const bare = text
-    .replace(/^\uFEFF?\s*<\?xml[^>]*\?>\s*/i, "")
-    .replace(/^\s*<!DOCTYPE[^>]*>\s*/i, "");
-  // Parsed and written as XML, so the result stays a valid SVG document.
-  return purifier.sanitize(bare, {
-    USE_PROFILES: { svg: true, svgFilters: true },
-    PARSER_MEDIA_TYPE: "application/xhtml+xml",
-    // The XML parser keeps attribute case; DOMPurify's allow-list spells these in lower case.
-    ADD_ATTR: [
-      "viewBox",
-      "preserveAspectRatio",
-      "gradientUnits",
-      "gradientTransform",
-      "patternUnits",
-      "patternTransform",
-      "clipPathUnits",
-      "stdDeviation",
-      "textLength",
-    ],
-  });
-}
-
 /**
  * Checks a file's real bytes against its extension (a PNG named .mp4 is refused), and
  * returns what to store: SVG sanitized, everything with the type it will be served as.
@@ -101,7 +72,7 @@ export async function inspectUpload(
     const text = buffer.toString("utf8");
     if (!/<svg[\s>]/i.test(text))
       throw new InvalidInputError(UPLOAD_MESSAGES.mimeNotValidForKind("text/plain", "image"));
-    const clean = sanitizeSvg(text);
+    const clean = await sanitizeSvg(text);
     if (!/^<svg[\s>]/i.test(clean.trim()))
       throw new InvalidInputError("The SVG file has no drawable content");
     return { body: Buffer.from(clean, "utf8"), mimeType: "image/svg+xml" };

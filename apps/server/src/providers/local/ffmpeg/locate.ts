@@ -1,13 +1,16 @@
 /**
- * Finds the ffmpeg this server may run: FFMPEG_PATH, else the static binary of the
- * `@ffmpeg-installer/ffmpeg` package when it is installed, else `ffmpeg` on PATH.
+ * Finds the ffmpeg this server may run: FFMPEG_PATH, else `ffmpeg` on PATH (Debian's
+ * `apt-get install ffmpeg`). None bundled: without one, merges go to fal or the stand-in.
  */
 import { accessSync, constants, statSync } from "node:fs";
-import { createRequire } from "node:module";
 import { delimiter, join } from "node:path";
 
 /** FFMPEG_PATH's value that turns local ffmpeg work off (merges go to a provider). */
 export const FFMPEG_OFF = "off";
+
+/** What to do when the server has no ffmpeg it can run; the message is shown to the user. */
+export const FFMPEG_MISSING =
+  "ffmpeg is not installed on the server — install it (apt-get install ffmpeg) or set FFMPEG_PATH";
 
 /** An existing file this process may execute. */
 export function isExecutableFile(path: string): boolean {
@@ -16,17 +19,6 @@ export function isExecutableFile(path: string): boolean {
     return statSync(path).isFile();
   } catch {
     return false;
-  }
-}
-
-/** The npm package's binary for this platform, when the package is installed. */
-function packagedFfmpeg(): string | null {
-  try {
-    // The package is CommonJS and throws on platforms it has no binary for.
-    const found = createRequire(import.meta.url)("@ffmpeg-installer/ffmpeg") as { path?: string };
-    return found.path && isExecutableFile(found.path) ? found.path : null;
-  } catch {
-    return null;
   }
 }
 
@@ -41,7 +33,7 @@ function onPath(pathVariable: string | undefined): string | null {
 
 /**
  * The ffmpeg binary to use, or null for none. `setting` is FFMPEG_PATH as configured: a
- * path (checked when the configuration was read), "off", or null to look for one.
+ * path (checked when the configuration was read), "off", or null to look on PATH.
  */
 export function locateFfmpeg(
   setting: string | null,
@@ -49,5 +41,5 @@ export function locateFfmpeg(
 ): string | null {
   if (setting === FFMPEG_OFF) return null;
   if (setting) return setting;
-  return packagedFfmpeg() ?? onPath(pathVariable);
+  return onPath(pathVariable);
 }

@@ -4,6 +4,7 @@
  */
 import { ProviderError, type ProviderResult } from "../../provider.ts";
 import type { LocalRequest, ReadMedia } from "../local-request.ts";
+import { FFMPEG_MISSING } from "./locate.ts";
 import { MergeError, mergeAudioVideo, mergeVideos } from "./merge.ts";
 import { FfmpegError } from "./run.ts";
 
@@ -11,7 +12,7 @@ const USER_MESSAGES: Record<FfmpegError["reason"], string> = {
   failed: "ffmpeg could not merge these inputs",
   "timed out": "The merge took too long and was stopped",
   "was cancelled": "The merge was cancelled",
-  "could not be started": "The server's ffmpeg could not be started",
+  "could not be started": FFMPEG_MISSING,
 };
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);

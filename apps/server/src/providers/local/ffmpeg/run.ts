@@ -25,6 +25,9 @@ export class FfmpegError extends Error {
   }
 }
 
+/** Spawn errors of a binary gone since start-up, or no longer executable. */
+const NOT_STARTED = new Set(["ENOENT", "EACCES"]);
+
 interface Outcome {
   stderr: string;
   /** Why it did not finish well, or null. */
@@ -51,7 +54,7 @@ function exec(binary: string, args: string[], options: RunOptions): Promise<Outc
             ? "was cancelled"
             : (error as { killed?: boolean }).killed
               ? "timed out"
-              : (error as { code?: unknown }).code === "ENOENT"
+              : NOT_STARTED.has(String((error as { code?: unknown }).code))
                 ? "could not be started"
                 : "failed";
         resolve({ stderr: String(stderr ?? ""), failure });
