@@ -6,21 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
 import { startTestServer, type TestServer } from "./helpers/server.ts";
 
-describe("web app shell and health", () => {
+// /api/health and /api/ready: operations.test.ts.
+describe("web app shell", () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer();
   });
   afterAll(() => server.close());
-
-  it("answers alive at /api/health and ready (database, queue, storage) at /api/ready", async () => {
-    const health = await fetch(`${server.url}/api/health`);
-    expect(health.status).toBe(200);
-    expect(await health.json()).toEqual({ ok: true });
-    const ready = await fetch(`${server.url}/api/ready`);
-    expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ ok: true, db: true, queue: true, storage: true });
-  });
 
   it("serves the built app for the app's pages, JSON 404 for unknown API paths", async () => {
     const webRoot = mkdtempSync(join(tmpdir(), "atelier-web-"));

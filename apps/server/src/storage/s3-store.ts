@@ -1,5 +1,6 @@
 import type { Readable } from "node:stream";
 import { LIMITS } from "@atelier/core";
+import type { S3Client } from "@aws-sdk/client-s3";
 import { assertSafeKey, type BlobStore } from "./blob-store.ts";
 
 export interface S3Options {
@@ -9,6 +10,19 @@ export interface S3Options {
   accessKeyId: string;
   secretAccessKey: string;
   forcePathStyle: boolean;
+}
+
+/** A client for the bucket the options name, as every part of the server makes it. */
+export function s3Client(Client: typeof S3Client, options: S3Options): S3Client {
+  return new Client({
+    region: options.region,
+    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+    forcePathStyle: options.forcePathStyle,
+    credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey },
+    // Many S3-compatible servers reject the SDK's default extra checksums.
+    requestChecksumCalculation: "WHEN_REQUIRED",
+    responseChecksumValidation: "WHEN_REQUIRED",
+  });
 }
 
 /** Any S3-compatible bucket (AWS, MinIO, R2, …). */
@@ -24,15 +38,7 @@ export async function createS3Store(options: S3Options): Promise<BlobStore> {
     PutObjectCommand,
     S3Client,
   } = await import("@aws-sdk/client-s3");
-  const client = new S3Client({
-    region: options.region,
-    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-    forcePathStyle: options.forcePathStyle,
-    credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey },
-    // Many S3-compatible servers reject the SDK's default extra checksums.
-    requestChecksumCalculation: "WHEN_REQUIRED",
-    responseChecksumValidation: "WHEN_REQUIRED",
-  });
+  const client = s3Client(S3Client, options);
   const Bucket = options.bucket;
   try {
     await client.send(new HeadBucketCommand({ Bucket }));

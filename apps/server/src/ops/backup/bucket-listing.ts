@@ -1,5 +1,5 @@
 import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
-import type { S3Options } from "../../storage/s3-store.ts";
+import { type S3Options, s3Client } from "../../storage/s3-store.ts";
 
 export interface ListedObject {
   key: string;
@@ -7,18 +7,10 @@ export interface ListedObject {
 }
 
 /**
- * Every object key in the bucket with its size. The client is set up as the store's is
- * (storage/s3-store.ts), with the same relaxed checksums for S3-compatible servers.
+ * Every object key in the bucket with its size, through a client made as the store's is.
  */
 export async function listBucket(options: S3Options): Promise<ListedObject[]> {
-  const client = new S3Client({
-    region: options.region,
-    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-    forcePathStyle: options.forcePathStyle,
-    credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey },
-    requestChecksumCalculation: "WHEN_REQUIRED",
-    responseChecksumValidation: "WHEN_REQUIRED",
-  });
+  const client = s3Client(S3Client, options);
   const objects: ListedObject[] = [];
   let token: string | undefined;
   try {
