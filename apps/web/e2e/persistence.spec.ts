@@ -2,7 +2,11 @@ import { readFile } from "node:fs/promises";
 import { expect, type Page, test } from "@playwright/test";
 import { CanvasPage } from "./canvas-page.ts";
 
-/** Waits until the edit journal in IndexedDB holds `count` nodes. */
+/**
+ * Waits until the edit journal in IndexedDB holds `count` nodes. The probe never creates the
+ * database (the app only opens it once it has something to keep) and closes its connection,
+ * so it cannot block the app's own open.
+ */
 async function journalHolds(page: Page, count: number) {
   await expect
     .poll(() =>
@@ -10,12 +14,17 @@ async function journalHolds(page: Page, count: number) {
         () =>
           new Promise<number>((resolve) => {
             const open = indexedDB.open("atelier");
+            open.onupgradeneeded = () => open.transaction?.abort();
             open.onsuccess = () => {
               const db = open.result;
-              if (!db.objectStoreNames.contains("journal")) return resolve(-1);
+              const answer = (nodes: number) => {
+                db.close();
+                resolve(nodes);
+              };
+              if (!db.objectStoreNames.contains("journal")) return answer(-1);
               const get = db.transaction("journal").objectStore("journal").get("current");
-              get.onsuccess = () => resolve(get.result ? get.result.data.nodes.length : -1);
-              get.onerror = () => resolve(-1);
+              get.onsuccess = () => answer(get.result ? get.result.data.nodes.length : -1);
+              get.onerror = () => answer(-1);
             };
             open.onerror = () => resolve(-1);
           }),

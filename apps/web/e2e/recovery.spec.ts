@@ -88,8 +88,38 @@ test.describe("never losing work", () => {
 
 test("a cloud load slower than 5 s opens the copy kept on this device", async ({ page }) => {
   const canvas = await savedTwoNodeWorkflow(page, "Slow server");
+  // The copy is written when the browser is idle after the save.
+  await expect.poll(() => deviceCopies(page)).toBe(1);
   await reloadWithSlowServer(page, canvas, "Slow server");
 });
+
+/** How many workflows this page's IndexedDB keeps (without creating the database). */
+function deviceCopies(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        const opening = indexedDB.open("atelier");
+        opening.onupgradeneeded = () => opening.transaction?.abort();
+        opening.onerror = () => resolve(0);
+        opening.onsuccess = () => {
+          const db = opening.result;
+          if (!db.objectStoreNames.contains("workflows")) {
+            db.close();
+            return resolve(0);
+          }
+          const count = db.transaction("workflows").objectStore("workflows").count();
+          count.onsuccess = () => {
+            db.close();
+            resolve(count.result);
+          };
+          count.onerror = () => {
+            db.close();
+            resolve(0);
+          };
+        };
+      }),
+  );
+}
 
 test("the copy kept when a cloud workflow opens (a Blob) opens when the server is slow", async ({
   page,

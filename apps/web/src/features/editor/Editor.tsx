@@ -1,6 +1,6 @@
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { whenEngaged } from "../../services/when-idle.ts";
+import { whenIdle } from "../../services/when-idle.ts";
 import { LazyToaster } from "../../ui/LazyToaster.tsx";
 import { lazyPart } from "../../ui/lazy-part.tsx";
 import { Canvas, ShortcutSheetPart } from "../canvas/Canvas.tsx";
@@ -116,11 +116,8 @@ function Workspace({ openOnStart }: { openOnStart?: string | undefined }) {
   useEffect(() => {
     if (started.current) return;
     void persistence.refreshUser();
-    // What the editor needs offline is fetched once the user starts working (there is no
-    // work to keep before that), when idle.
-    whenEngaged(
-      () => void import("./warm-up.ts").then((module) => module.warmUp()).catch(() => {}),
-    );
+    // What the editor needs offline is fetched when idle; so is the list of it.
+    whenIdle(() => void import("./warm-up.ts").then((module) => module.warmUp()).catch(() => {}));
     // A share link's page opens its workflow; its address stays the link's.
     if (openOnStart) {
       started.current = persistence.open(openOnStart);
