@@ -74,8 +74,15 @@ test("the library lists each workflow once with where it lives, searches, sorts,
   await expect(inFolder.getByRole("button", { name: LONG, exact: true })).toBeVisible();
   await page.getByRole("tab", { name: "Nodes" }).click();
   await canvas.add("Text");
+  // The save's answer, not its 1.5 s "Saved" notice, which a busy machine can miss.
+  const saved = page.waitForResponse(
+    (response) =>
+      /\/api\/workflows\/[^/]+$/.test(new URL(response.url()).pathname) &&
+      ["PUT", "PATCH"].includes(response.request().method()),
+  );
   await page.keyboard.press("Control+s");
-  await expect(page.getByRole("status").filter({ hasText: /^Saved$/ })).toBeVisible();
+  expect((await saved).ok()).toBe(true);
+  await expect(page.getByRole("status", { name: "Unsaved changes" })).toHaveCount(0);
   await page.getByRole("tab", { name: "Library" }).click();
   await folders.getByRole("button", { name: "Boards (1)", exact: true }).click();
   await expect(inFolder.getByRole("button", { name: LONG, exact: true })).toBeVisible();
