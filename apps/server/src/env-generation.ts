@@ -25,6 +25,22 @@ export const zGenerationEnv = z.object({
   OPENAI_BASE_URL: base,
   ELEVENLABS_API_KEY: key,
   ELEVENLABS_BASE_URL: base,
+  /** The operator's ComfyUI: one base URL, or several (comma-separated) for a pool. */
+  COMFYUI_URL: z
+    .string()
+    .optional()
+    .transform((value) =>
+      (value ?? "")
+        .split(",")
+        .map((item) => item.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.url({ protocol: /^https?$/ }))),
+  /** One header sent with every ComfyUI call, as `Name: value` (a proxy's auth). */
+  COMFYUI_AUTH_HEADER: key.refine(
+    (value) => value === undefined || /^[\w-]+:\s*\S/.test(value),
+    'must look like "Authorization: Bearer …"',
+  ),
   /** host:port pairs the outbound fetcher may reach although private (self-hosted services, tests). */
   OUTBOUND_ALLOW_HOSTS: z
     .string()
@@ -71,6 +87,8 @@ export interface GenerationConfig {
   google: ProviderKey | null;
   openai: ProviderKey | null;
   elevenlabs: ProviderKey | null;
+  /** COMFYUI_URL: its instances, and the header for each call. */
+  comfyui: { urls: string[]; headers: Record<string, string> } | null;
   outboundAllowHosts: string[];
   localStepMs: number;
   workerConcurrency: number;
@@ -101,6 +119,8 @@ export function generationConfig(env: z.infer<typeof zGenerationEnv>): Generatio
     google: withBase(env.GEMINI_API_KEY, env.GEMINI_BASE_URL),
     openai: withBase(env.OPENAI_API_KEY, env.OPENAI_BASE_URL),
     elevenlabs: withBase(env.ELEVENLABS_API_KEY, env.ELEVENLABS_BASE_URL),
+    comfyui:
+      env.COMFYUI_URL.length > 0 ? comfyuiOf(env.COMFYUI_URL, env.COMFYUI_AUTH_HEADER) : null,
     outboundAllowHosts: env.OUTBOUND_ALLOW_HOSTS,
     localStepMs: env.LOCAL_PROVIDER_STEP_MS,
     workerConcurrency: env.WORKER_CONCURRENCY,
@@ -110,4 +130,11 @@ export function generationConfig(env: z.infer<typeof zGenerationEnv>): Generatio
     ffmpegPath: env.FFMPEG_PATH ?? null,
     anonymousRuns: env.ANONYMOUS_RUNS,
   };
+}
+
+function comfyuiOf(urls: string[], header: string | undefined) {
+  const at = header?.indexOf(":") ?? -1;
+  const headers =
+    header && at > 0 ? { [header.slice(0, at).trim()]: header.slice(at + 1).trim() } : {};
+  return { urls: urls.map((url) => url.replace(/\/+$/, "")), headers };
 }

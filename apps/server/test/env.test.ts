@@ -68,4 +68,29 @@ describe("configuration (src/env.ts)", () => {
       forcePathStyle: true,
     });
   });
+
+  it("reads a ComfyUI pool and its auth header; refuses a URL that is not http(s)", () => {
+    const config = loadConfig({
+      DATA_DIR: dataDir(),
+      COMFYUI_URL: "http://gpu-1:8188/, https://gpu-2.example.com",
+      COMFYUI_AUTH_HEADER: "Authorization: Bearer s3cret",
+    });
+    expect(config.generation.comfyui).toEqual({
+      urls: ["http://gpu-1:8188", "https://gpu-2.example.com"],
+      headers: { Authorization: "Bearer s3cret" },
+    });
+    expect(loadConfig({ DATA_DIR: dataDir() }).generation.comfyui).toBeNull();
+    expect(() => loadConfig({ DATA_DIR: dataDir(), COMFYUI_URL: "ftp://gpu:21" })).toThrow(
+      /COMFYUI_URL/,
+    );
+    expect(() =>
+      loadConfig({
+        DATA_DIR: dataDir(),
+        COMFYUI_URL: "http://gpu:8188",
+        COMFYUI_AUTH_HEADER: "token",
+      }),
+    ).toThrow(
+      'Invalid configuration: COMFYUI_AUTH_HEADER — must look like "Authorization: Bearer …"',
+    );
+  });
 });

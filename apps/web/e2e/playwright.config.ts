@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig } from "@playwright/test";
+import { FAKE_COMFYUI_PORT, FAKE_COMFYUI_URL, GPU_PORT } from "./gpu.ts";
 import { E2E_ADMIN_EMAIL, MAIL_HTTP_PORT, MAIL_SMTP_PORT } from "./mail.ts";
 import { FAKE_FAL_PORT, PRICED_DAILY_BUDGET, PRICED_PORT } from "./priced.ts";
 
@@ -17,6 +18,7 @@ const port = Number(process.env.E2E_PORT ?? 4173);
 
 const dataDir = mkdtempSync(join(tmpdir(), "atelier-e2e-"));
 const pricedDataDir = mkdtempSync(join(tmpdir(), "atelier-e2e-priced-"));
+const gpuDataDir = mkdtempSync(join(tmpdir(), "atelier-e2e-gpu-"));
 
 // Every spec signs up from 127.0.0.1 within minutes: the per-address limits are the server
 // suite's to test (abuse-limits-*.test.ts), not something a spec should trip.
@@ -116,6 +118,30 @@ export default defineConfig({
         OUTBOUND_ALLOW_HOSTS: `127.0.0.1:${FAKE_FAL_PORT}`,
         PROVIDER_POLL_MS: "200",
         BUDGET_USER_DAILY_USD: String(PRICED_DAILY_BUDGET),
+        ...E2E_LIMITS,
+        ...WEB_ROOT,
+      },
+    },
+    {
+      command: "node --import tsx ../../server/test/fakes/comfyui-process.ts",
+      url: `${FAKE_COMFYUI_URL}/object_info`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: { FAKE_COMFYUI_PORT: String(FAKE_COMFYUI_PORT) },
+    },
+    {
+      command: SERVER,
+      url: `http://127.0.0.1:${GPU_PORT}/api/health`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: {
+        PORT: String(GPU_PORT),
+        HOST: "127.0.0.1",
+        PUBLIC_URL: `http://127.0.0.1:${GPU_PORT}`,
+        DATA_DIR: gpuDataDir,
+        LOG_LEVEL: "warn",
+        COMFYUI_URL: FAKE_COMFYUI_URL,
+        PROVIDER_POLL_MS: "200",
         ...E2E_LIMITS,
         ...WEB_ROOT,
       },

@@ -48,6 +48,7 @@ export async function openGeneration(deps: {
     fetcher,
     async stop() {
       await engine.stop();
+      providers.close();
       await stopBoss(boss);
       await fetcher.close();
     },

@@ -113,4 +113,6 @@ export interface GenerationProvider {
   status(endpoint: string, requestId: string): Promise<ProviderStatus>;
   result(endpoint: string, requestId: string, context?: ResultContext): Promise<ProviderResult>;
   cancel(endpoint: string, requestId: string): Promise<void>;
+  /** Ends what the adapter keeps open (ComfyUI's progress sockets). */
+  close?(): void;
 }

@@ -1,6 +1,7 @@
 import { fileTypeFromBuffer } from "file-type";
 import type { Config } from "../env.ts";
 import type { BlobStore } from "../storage/blob-store.ts";
+import { createComfyUIProvider } from "./comfyui/comfyui-provider.ts";
 import { createElevenLabsProvider } from "./elevenlabs/elevenlabs-provider.ts";
 import { createFalProvider } from "./fal/fal-provider.ts";
 import { createGoogleProvider } from "./google/google-provider.ts";
@@ -26,6 +27,8 @@ export interface ProviderRegistry {
   concurrency(id: string): number;
   /** How often to read one job's status (see jobs/cadence.ts). */
   cadence(id: string): PollCadence;
+  /** Closes what the providers keep open. */
+  close(): void;
 }
 
 const CONCURRENCY: Record<string, number> = {
@@ -36,6 +39,8 @@ const CONCURRENCY: Record<string, number> = {
   google: 5,
   openai: 5,
   elevenlabs: 3,
+  // ComfyUI queues on its own: more in flight only waits there, with a queue position.
+  comfyui: 8,
 };
 /**
  * The shortest wait between two status reads: SPEC §4's 3 s; Runway asks for no more than
@@ -48,6 +53,8 @@ const MIN_POLL_MS: Record<string, number> = {
   google: 3000,
   openai: 5000,
   elevenlabs: 3000,
+  // Progress comes over the WebSocket into memory: reading it is free.
+  comfyui: 1000,
 };
 /** APIs whose submit may already hold the answer (synchronous models): read it at once. */
 const ANSWERS_AT_SUBMIT = new Set(["google", "openai", "elevenlabs"]);
@@ -121,11 +128,16 @@ export function createProviders(
       "openai",
       createOpenAIProvider({ ...generation.openai, allowMediaHosts, fetchInput }),
     );
+  if (generation.comfyui)
+    providers.set("comfyui", createComfyUIProvider({ ...generation.comfyui, readMedia }));
   return {
     get: (id) => providers.get(id) ?? null,
     configured: new Set(providers.keys()),
     doneLocally: ffmpeg ? FFMPEG_NODE_TYPES : new Set(),
     ffmpeg,
+    close: () => {
+      for (const provider of providers.values()) provider.close?.();
+    },
     concurrency: (id) => CONCURRENCY[id] ?? 5,
     cadence: (id) => {
       // The offline provider is clock-derived and costs nothing to ask: its fast fixed pace.

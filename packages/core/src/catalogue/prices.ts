@@ -1,7 +1,8 @@
 /**
  * What a run costs, by the endpoint that runs it: the providers' published prices in US
  * dollars (reference/catalogue, cited per rule). An endpoint with no published price is
- * unknown (null) — never a guess. Work this server does itself (`local/…`) costs nothing.
+ * unknown (null) — never a guess. Work this server does itself (`local/…`) or the operator's own
+ * GPU does (`comfyui/…`) costs nothing.
  */
 
 type Params = Record<string, unknown>;
@@ -53,7 +54,7 @@ export const PRICE_RULES: Readonly<Record<string, PriceRule>> = {
 
 /** The cost of one run at `endpoint` in US dollars, or null when no price is published. */
 export function priceOf(endpoint: string, params: Params): number | null {
-  if (endpoint.startsWith("local/")) return 0;
+  if (endpoint.startsWith("local/") || endpoint.startsWith("comfyui/")) return 0;
   const rule = PRICE_RULES[endpoint];
   return rule ? rule.charge(params) : null;
 }

@@ -3,7 +3,8 @@ import type { ProviderRun } from "./types.ts";
 /**
  * Which service runs each provider node, at which endpoints: the server's business
  * (run-target.ts), kept apart from the definitions so the editor's first load does not carry
- * it (DESIGN §7).
+ * it (DESIGN §7). A `comfyui` variant: the operator's own ComfyUI runs the open-weight model
+ * (apps/server/src/providers/comfyui/templates) when the node's own provider has no key.
  */
 export const PROVIDER_RUNS: Readonly<Record<string, ProviderRun>> = {
   "gemini-text": {
@@ -35,6 +36,7 @@ export const PROVIDER_RUNS: Readonly<Record<string, ProviderRun>> = {
       "max-text-to-image": "fal-ai/flux-pro/kontext/max/text-to-image",
       "max-edit": "fal-ai/flux-pro/kontext/max",
       "max-multi": "fal-ai/flux-pro/kontext/max/multi",
+      comfyui: "comfyui/flux-kontext",
     },
   },
   "flux-pro": {
@@ -49,6 +51,7 @@ export const PROVIDER_RUNS: Readonly<Record<string, ProviderRun>> = {
       "image-to-image": "fal-ai/flux/srpo/image-to-image",
       "control-canny": "fal-ai/flux-control-lora-canny",
       "control-depth": "fal-ai/flux-control-lora-depth",
+      comfyui: "comfyui/flux-spro",
     },
   },
   seedream: {
@@ -67,6 +70,7 @@ export const PROVIDER_RUNS: Readonly<Record<string, ProviderRun>> = {
     variants: {
       "image-to-image": "fal-ai/qwen-image/image-to-image",
       edit: "fal-ai/qwen-image-edit-plus",
+      comfyui: "comfyui/qwen",
     },
   },
   minimax: {
@@ -176,6 +180,7 @@ export const PROVIDER_RUNS: Readonly<Record<string, ProviderRun>> = {
       "video-to-video": "fal-ai/wan/v2.2-a14b/video-to-video",
       "v2.5-text-to-video": "fal-ai/wan-25-preview/text-to-video",
       "v2.5-image-to-video": "fal-ai/wan-25-preview/image-to-video",
+      comfyui: "comfyui/wan-video",
     },
   },
   "wan-animate": {
@@ -231,7 +236,7 @@ export const PROVIDER_RUNS: Readonly<Record<string, ProviderRun>> = {
   "3d": {
     provider: "fal",
     endpoint: "fal-ai/hunyuan3d/v2",
-    variants: { turbo: "fal-ai/hunyuan3d/v2/turbo" },
+    variants: { turbo: "fal-ai/hunyuan3d/v2/turbo", comfyui: "comfyui/3d" },
   },
   "3d-multiview": { provider: "fal", endpoint: "fal-ai/hunyuan3d/v2/multi-view" },
   "tripo-3d": { provider: "fal", endpoint: "tripo3d/tripo/v2.5/image-to-3d" },
@@ -280,7 +285,7 @@ export const PROVIDER_RUNS: Readonly<Record<string, ProviderRun>> = {
   upscaler: {
     provider: "fal",
     endpoint: "fal-ai/clarity-upscaler",
-    variants: { esrgan: "fal-ai/esrgan" },
+    variants: { esrgan: "fal-ai/esrgan", comfyui: "comfyui/upscaler" },
   },
   "magnific-upscaler": { provider: "freepik", endpoint: "v1/ai/image-upscaler" },
   "video-upscaler": {

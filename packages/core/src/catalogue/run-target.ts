@@ -19,6 +19,7 @@ const PROVIDER_IDS: readonly string[] = [
   "leonardo",
   "meshy",
   "tripo",
+  "comfyui",
 ];
 
 /** Variant keys chosen by which inputs are connected, most specific first. */

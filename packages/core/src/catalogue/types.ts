@@ -39,7 +39,8 @@ export type ProviderId =
   | "freepik"
   | "leonardo"
   | "meshy"
-  | "tripo";
+  | "tripo"
+  | "comfyui";
 
 /** How a node produces its outputs. */
 export type RunDefinition =

@@ -6,8 +6,8 @@ import { useEstimates } from "./estimates-store.ts";
 
 /**
  * What running this node is expected to cost, before it runs: the published price of the
- * endpoint its parameters and wires pick, "Free" on this server's own provider, or "Cost
- * unknown" where no price is published. Reads this node's estimate only.
+ * endpoint its parameters and wires pick, "Free" on this server's own provider (named when it
+ * is the operator's ComfyUI), or "Cost unknown" where no price is published. Reads this node's estimate only.
  */
 export const NodeCost = memo(function NodeCost({ id, type }: { id: string; type: string }) {
   const documents = useDocumentStore();
@@ -15,14 +15,18 @@ export const NodeCost = memo(function NodeCost({ id, type }: { id: string; type:
   const estimate = useEstimates((state) => state.byNode[id]);
   // Only a provider's run is paid: work done here says nothing.
   if (!estimate || getNodeDefinition(type)?.run.kind !== "provider") return null;
+  const ownGpu = estimate.provider === "comfyui";
   const title =
     estimate.provider === "local"
       ? "Runs on this server: no provider is paid"
-      : estimate.usd === null
-        ? `No published price for ${estimate.endpoint} (${estimate.provider})`
-        : `${estimate.provider}'s published price for ${estimate.endpoint}`;
+      : ownGpu
+        ? `Runs on this server's ComfyUI (${estimate.endpoint}): no provider is paid`
+        : estimate.usd === null
+          ? `No published price for ${estimate.endpoint} (${estimate.provider})`
+          : `${estimate.provider}'s published price for ${estimate.endpoint}`;
   return (
     <span className="node-cost" title={title} data-testid="node-cost">
+      {ownGpu ? <span data-testid="node-provider">ComfyUI · </span> : null}
       {estimate.usd === null || estimate.usd === 0
         ? formatUsd(estimate.usd)
         : `Est. ${formatUsd(estimate.usd)}`}

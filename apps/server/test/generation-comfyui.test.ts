@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FakeComfyUI, startFakeComfyUI } from "./fakes/comfyui-server.ts";
+import { TestClient } from "./helpers/client.ts";
+import { pngBytes, uploadForm } from "./helpers/files.ts";
+import { type JobStatus, waitForJob } from "./helpers/jobs.ts";
+import { startTestServer, type TestServer } from "./helpers/server.ts";
+
+/**
+ * The operator's ComfyUI behind the real engine: with COMFYUI_URL set and no fal key, the
+ * open-weight nodes run there — progress on the job, results copied into our storage.
+ */
+describe("generation on the operator's ComfyUI (fake on loopback)", () => {
+  let fake: FakeComfyUI;
+  let server: TestServer;
+  let client: TestClient;
+  let image: string;
+  beforeAll(async () => {
+    fake = await startFakeComfyUI({ missingModels: ["qwen_image_vae.safetensors"] });
+    server = await startTestServer({ COMFYUI_URL: fake.url, PROVIDER_POLL_MS: "20" });
+    await (await server.ctx.generation()).engine.work({ concurrency: 3 });
+    client = new TestClient(server.url);
+    await client.signUp("gpu@example.com");
+    const upload = await client.raw("POST", "/api/media", {
+      body: uploadForm(
+        { name: "object.png", type: "image/png", bytes: await pngBytes(64, 64) },
+        { workflowId: "temporary" },
+      ),
+      headers: { origin: server.url },
+    });
+    image = ((await upload.json()) as { url: string }).url;
+  });
+  afterAll(async () => {
+    await server.close();
+    await fake.close();
+  });
+
+  const run = async (model: string, inputs: Record<string, unknown>, seen: string[] = []) => {
+    const started = await client.json<{ requestId: string; endpoint: string; error?: string }>(
+      "POST",
+      `/api/generate/${model}`,
+      { nodeId: `node-${model}`, inputs },
+    );
+    expect(started.status, started.body.error).toBe(202);
+    return {
+      endpoint: started.body.endpoint,
+      job: await waitForJob(client, started.body.requestId, seen),
+    };
+  };
+
+  const expectStored = async (job: JobStatus, port: string, type: RegExp) => {
+    const url = String(job.outputs?.[port]);
+    expect(url.startsWith(`${server.url}/api/media/file/`)).toBe(true);
+    const response = await fetch(url);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(type);
+  };
+
+  it("tells the editor ComfyUI is configured", async () => {
+    const pricing = await client.json<{ providers: string[] }>("GET", "/api/pricing");
+    expect(pricing.body.providers).toContain("comfyui");
+  });
+
+  it("a FLUX dev (SRPO) image goes from a run to stored media, with progress on the way", async () => {
+    fake.state.hold = true;
+    const progressed = new Promise((resolve) => fake.events.once("progress", resolve));
+    const started = await client.json<{ requestId: string; endpoint: string }>(
+      "POST",
+      "/api/generate/flux-spro",
+      { nodeId: "flux", inputs: { prompt: "a red fox" } },
+    );
+    expect(started.body.endpoint).toBe("comfyui/flux-spro");
+    await progressed;
+    await expect
+      .poll(async () => {
+        const status = await client.json<JobStatus>("POST", "/api/queue/status", {
+          requestId: started.body.requestId,
+        });
+        return [status.body.status, (status.body.progress ?? 0) > 0];
+      })
+      .toEqual(["IN_PROGRESS", true]);
+    fake.state.hold = false;
+    fake.release();
+    const job = await waitForJob(client, started.body.requestId);
+    expect(job.status, job.error ?? "").toBe("COMPLETED");
+    await expectStored(job, "imageUrl", /^image\/png/);
+  });
+
+  it("a Wan video and a Hunyuan3D model are stored too", async () => {
+    const video = await run("wan-video", { prompt: "surf", image });
+    expect(video.endpoint).toBe("comfyui/wan-video");
+    expect(video.job.status, video.job.error ?? "").toBe("COMPLETED");
+    await expectStored(video.job, "videoUrl", /^video\/mp4/);
+
+    const model = await run("3d", { image });
+    expect(model.job.status, model.job.error ?? "").toBe("COMPLETED");
+    await expectStored(model.job, "modelUrl", /^model\/gltf-binary/);
+  });
+
+  it("a model file the instance lacks fails the job before anything is queued there", async () => {
+    const before = fake.counters.prompts;
+    const { job } = await run("qwen", { prompt: "a sign" });
+    expect(job.status).toBe("FAILED");
+    expect(job.error).toBe(
+      `ComfyUI at ${fake.url} cannot run Qwen Image: the model file qwen_image_vae.safetensors (VAELoader vae_name).`,
+    );
+    expect(fake.counters.prompts).toBe(before);
+  });
+
+  it("nodes ComfyUI has no template for stay on the offline provider", async () => {
+    const { endpoint } = await run("imagen", { prompt: "a cat" });
+    expect(endpoint.startsWith("local/")).toBe(true);
+  });
+});
