@@ -8,6 +8,16 @@ const key = z
   .transform((value) => (value === "" ? undefined : value))
   .optional();
 const base = z.url({ protocol: /^https?$/ }).optional();
+/** The providers an operator can configure (PROVIDER_ORDER names them). */
+const RUN_PROVIDERS = [
+  "comfyui",
+  "fal",
+  "runway",
+  "luma",
+  "google",
+  "openai",
+  "elevenlabs",
+] as const;
 
 /** Generation settings (read with the rest of env.ts). Keys never leave the server. */
 export const zGenerationEnv = z.object({
@@ -36,6 +46,23 @@ export const zGenerationEnv = z.object({
         .filter(Boolean),
     )
     .pipe(z.array(z.url({ protocol: /^https?$/ }))),
+  /**
+   * Where several configured providers can run the same node, the first listed wins (e.g.
+   * `comfyui,fal`: the open-weight nodes go to your GPU even with a fal key).
+   */
+  PROVIDER_ORDER: z
+    .string()
+    .optional()
+    .transform((value) =>
+      (value ?? "")
+        .split(",")
+        .map((item) => item.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .refine(
+      (ids) => ids.every((id) => (RUN_PROVIDERS as readonly string[]).includes(id)),
+      `must list providers among ${RUN_PROVIDERS.join(", ")}`,
+    ),
   /** One header sent with every ComfyUI call, as `Name: value` (a proxy's auth). */
   COMFYUI_AUTH_HEADER: key.refine(
     (value) => value === undefined || /^[\w-]+:\s*\S/.test(value),
@@ -89,6 +116,8 @@ export interface GenerationConfig {
   elevenlabs: ProviderKey | null;
   /** COMFYUI_URL: its instances, and the header for each call. */
   comfyui: { urls: string[]; headers: Record<string, string> } | null;
+  /** PROVIDER_ORDER: the preferred providers first. */
+  providerOrder: string[];
   outboundAllowHosts: string[];
   localStepMs: number;
   workerConcurrency: number;
@@ -121,6 +150,7 @@ export function generationConfig(env: z.infer<typeof zGenerationEnv>): Generatio
     elevenlabs: withBase(env.ELEVENLABS_API_KEY, env.ELEVENLABS_BASE_URL),
     comfyui:
       env.COMFYUI_URL.length > 0 ? comfyuiOf(env.COMFYUI_URL, env.COMFYUI_AUTH_HEADER) : null,
+    providerOrder: env.PROVIDER_ORDER,
     outboundAllowHosts: env.OUTBOUND_ALLOW_HOSTS,
     localStepMs: env.LOCAL_PROVIDER_STEP_MS,
     workerConcurrency: env.WORKER_CONCURRENCY,

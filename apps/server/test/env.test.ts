@@ -80,6 +80,12 @@ describe("configuration (src/env.ts)", () => {
       headers: { Authorization: "Bearer s3cret" },
     });
     expect(loadConfig({ DATA_DIR: dataDir() }).generation.comfyui).toBeNull();
+    expect(
+      loadConfig({ DATA_DIR: dataDir(), PROVIDER_ORDER: "ComfyUI, fal" }).generation.providerOrder,
+    ).toEqual(["comfyui", "fal"]);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), PROVIDER_ORDER: "gpu" })).toThrow(
+      /PROVIDER_ORDER — must list providers among comfyui, fal, runway/,
+    );
     expect(() => loadConfig({ DATA_DIR: dataDir(), COMFYUI_URL: "ftp://gpu:21" })).toThrow(
       /COMFYUI_URL/,
     );

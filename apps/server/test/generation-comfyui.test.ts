@@ -16,7 +16,11 @@ describe("generation on the operator's ComfyUI (fake on loopback)", () => {
   let image: string;
   beforeAll(async () => {
     fake = await startFakeComfyUI({ missingModels: ["qwen_image_vae.safetensors"] });
-    server = await startTestServer({ COMFYUI_URL: fake.url, PROVIDER_POLL_MS: "20" });
+    server = await startTestServer({
+      COMFYUI_URL: fake.url,
+      PROVIDER_ORDER: "comfyui",
+      PROVIDER_POLL_MS: "20",
+    });
     await (await server.ctx.generation()).engine.work({ concurrency: 3 });
     client = new TestClient(server.url);
     await client.signUp("gpu@example.com");
@@ -56,8 +60,12 @@ describe("generation on the operator's ComfyUI (fake on loopback)", () => {
   };
 
   it("tells the editor ComfyUI is configured", async () => {
-    const pricing = await client.json<{ providers: string[] }>("GET", "/api/pricing");
+    const pricing = await client.json<{ providers: string[]; order: string[] }>(
+      "GET",
+      "/api/pricing",
+    );
     expect(pricing.body.providers).toContain("comfyui");
+    expect(pricing.body.order).toEqual(["comfyui"]);
   });
 
   it("a FLUX dev (SRPO) image goes from a run to stored media, with progress on the way", async () => {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { getNodeDefinition, type NodeDefinition, resolveRunTarget } from "../src/index.ts";
+import {
+  getNodeDefinition,
+  type NodeDefinition,
+  providersOf,
+  resolveRunTarget,
+} from "../src/index.ts";
 
 const definition = (type: string) => getNodeDefinition(type) as NodeDefinition;
 const none = new Set<string>();
@@ -50,5 +55,29 @@ describe("resolveRunTarget: which service runs a node, at which endpoint", () =>
     expect(resolveRunTarget(definition("notepad"), none, {}, new Set(["fal"]))).toEqual({
       kind: "none",
     });
+  });
+
+  it("sends open-weight nodes to ComfyUI without their provider's key, or first by PROVIDER_ORDER", () => {
+    expect(providersOf("flux-spro")).toEqual(["fal", "comfyui"]);
+    expect(providersOf("imagen")).toEqual(["fal"]);
+    const gpu = new Set(["local", "comfyui"]);
+    expect(resolveRunTarget(definition("wan-video"), none, {}, gpu)).toEqual({
+      kind: "provider",
+      provider: "comfyui",
+      endpoint: "comfyui/wan-video",
+    });
+    // No template: offline.
+    expect(resolveRunTarget(definition("imagen"), none, {}, gpu).kind).toBe("local");
+    const both = new Set(["fal", "comfyui"]);
+    expect(resolveRunTarget(definition("3d"), none, {}, both)).toMatchObject({ provider: "fal" });
+    expect(resolveRunTarget(definition("3d"), none, {}, both, new Set(), ["comfyui"])).toEqual({
+      kind: "provider",
+      provider: "comfyui",
+      endpoint: "comfyui/3d",
+    });
+    // The order only chooses among providers able to run the node.
+    expect(
+      resolveRunTarget(definition("imagen"), none, {}, both, new Set(), ["comfyui"]),
+    ).toMatchObject({ provider: "fal" });
   });
 });

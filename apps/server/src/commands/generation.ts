@@ -149,6 +149,7 @@ export async function createJob(
     params,
     await providersFor(db, providers, userId, anonymousRuns),
     providers.doneLocally,
+    providers.order,
   );
   const providerId = target.kind === "provider" ? target.provider : "local";
   const endpoint = target.kind === "none" ? "" : target.endpoint;

@@ -19,6 +19,8 @@ export interface ProviderRegistry {
   get(id: string): GenerationProvider | null;
   /** Providers with a key configured (`local` always). */
   configured: ReadonlySet<string>;
+  /** The operator's preference where several configured providers can run a node. */
+  order: readonly string[];
   /** Node types this server does for real itself, whatever keys are set (merges with ffmpeg). */
   doneLocally: ReadonlySet<string>;
   /** The ffmpeg binary the local provider runs, or null. */
@@ -133,6 +135,7 @@ export function createProviders(
   return {
     get: (id) => providers.get(id) ?? null,
     configured: new Set(providers.keys()),
+    order: generation.providerOrder,
     doneLocally: ffmpeg ? FFMPEG_NODE_TYPES : new Set(),
     ffmpeg,
     close: () => {

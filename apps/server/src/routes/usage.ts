@@ -17,7 +17,11 @@ export async function usageRoutes(app: FastifyInstance, ctx: AppContext) {
     const anonymous = !user || user.isAnonymous;
     const allowed =
       anonymous && anonymousRuns !== "all" ? ["local"] : [...providers.configured].sort();
-    return { providers: allowed, doneLocally: [...providers.doneLocally].sort() };
+    return {
+      providers: allowed,
+      doneLocally: [...providers.doneLocally].sort(),
+      order: [...providers.order],
+    };
   });
 
   app.get("/api/usage", async (request) => {

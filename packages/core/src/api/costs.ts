@@ -40,6 +40,8 @@ export const zPricing = z.object({
   providers: z.array(z.string()),
   /** Node types this server does itself whatever keys are set (free). */
   doneLocally: z.array(z.string()),
+  /** The operator's preference where several providers can run a node (PROVIDER_ORDER). */
+  order: z.array(z.string()).optional(),
 });
 export type Pricing = z.infer<typeof zPricing>;
 

@@ -14,6 +14,8 @@ export interface NodeEstimate {
 export interface RunProviders {
   configured: ReadonlySet<string>;
   doneLocally: ReadonlySet<string>;
+  /** The operator's preference among providers able to run the same node (PROVIDER_ORDER). */
+  order?: readonly string[];
 }
 
 /** The estimate of one node run, or null for a node that runs nothing. */
@@ -29,6 +31,7 @@ export function estimateNode(
     params,
     providers.configured,
     providers.doneLocally,
+    providers.order,
   );
   if (target.kind === "none") return null;
   const provider = target.kind === "provider" ? target.provider : "local";

@@ -38,11 +38,23 @@ const INPUT_VARIANTS: { key: string; when: (connected: ReadonlySet<string>) => b
 const VARIANT_PARAMS = ["variant", "mode", "model", "version", "modelVersion", "quality"];
 
 /**
- * Which service runs a node and at which endpoint: its own provider when that is configured
- * (else another configured provider named by a variant), the endpoint variant picked by its
- * parameters or connected inputs; with no provider configured, the built-in local provider.
- * Node types in `doneLocally` (what this server can do for real itself, e.g. video merges
- * with a local ffmpeg) stay local even when their provider is configured.
+ * The providers able to run a node type, in the catalogue's order: its own provider, then
+ * those its variants name (e.g. `luma`, `comfyui`). Empty for nodes that run no provider.
+ */
+export function providersOf(type: string): ProviderId[] {
+  const run = PROVIDER_RUNS[type];
+  if (!run) return [];
+  const named = Object.keys(run.variants ?? {}).filter((key) => PROVIDER_IDS.includes(key));
+  return [run.provider, ...(named as ProviderId[])];
+}
+
+/**
+ * Which service runs a node and at which endpoint: among the configured providers able to
+ * run it, the first in the operator's `order` (PROVIDER_ORDER), else its own provider, else
+ * one a variant names; the endpoint variant picked by its parameters or connected inputs;
+ * with no provider configured, the built-in local provider. Node types in `doneLocally`
+ * (what this server can do for real itself, e.g. video merges with a local ffmpeg) stay
+ * local even when their provider is configured.
  */
 export function resolveRunTarget(
   definition: NodeDefinition,
@@ -50,6 +62,7 @@ export function resolveRunTarget(
   params: Record<string, unknown>,
   configured: ReadonlySet<string>,
   doneLocally: ReadonlySet<string> = new Set(),
+  order: readonly string[] = [],
 ): RunTarget {
   if (definition.run.kind === "none") return { kind: "none" };
   if (definition.run.kind === "local")
@@ -59,18 +72,13 @@ export function resolveRunTarget(
   const run = PROVIDER_RUNS[definition.type];
   if (!run) throw new Error(`No provider run for node type ${definition.type}`);
   const variants = run.variants ?? {};
-  if (!configured.has(run.provider)) {
-    const alternative = Object.keys(variants).find(
-      (key) => PROVIDER_IDS.includes(key) && configured.has(key),
-    );
-    if (alternative)
-      return {
-        kind: "provider",
-        provider: alternative as ProviderId,
-        endpoint: variants[alternative] as string,
-      };
-    return { kind: "local", endpoint: `local/${definition.type}` };
-  }
+  const rank = (id: string) => (order.includes(id) ? order.indexOf(id) : order.length);
+  const chosen = providersOf(definition.type)
+    .filter((id) => configured.has(id))
+    .sort((a, b) => rank(a) - rank(b))[0];
+  if (!chosen) return { kind: "local", endpoint: `local/${definition.type}` };
+  if (chosen !== run.provider)
+    return { kind: "provider", provider: chosen, endpoint: variants[chosen] as string };
   const modes = Object.keys(variants).filter((key) => !PROVIDER_IDS.includes(key));
   const byParam = VARIANT_PARAMS.map((name) => params[name]).find(
     (value) => typeof value === "string" && modes.includes(value),

@@ -27,6 +27,7 @@ export function runProviders(): Promise<RunProviders | null> {
     (answer) => ({
       configured: new Set(answer.providers),
       doneLocally: new Set(answer.doneLocally),
+      order: answer.order ?? [],
     }),
     // Offline: no estimates until the next try.
     () => {
