@@ -1,5 +1,5 @@
 import { getNodeDefinition } from "@atelier/core";
-import { Handle, type NodeProps, Position } from "@xyflow/react";
+import { Handle, type NodeProps, Position, useStoreApi } from "@xyflow/react";
 import { lazy, memo, Suspense, useCallback, useContext, useEffect, useState } from "react";
 import { lazyPart } from "../../ui/lazy-part.tsx";
 import { useDocumentStore } from "../document/context.tsx";
@@ -54,6 +54,7 @@ export const GenericNode = memo(function GenericNode({
   // Actions are read from the store, not subscribed to: a subscription per node would run
   // thousands of selectors on every document change (every drag move).
   const documents = useDocumentStore();
+  const flow = useStoreApi();
   // Drawn: React Flow measures it now, so its size hint (document/size-hints.ts) can go.
   useEffect(() => documents.getState().drawn(id), [documents, id]);
   const [advanced, setAdvanced] = useState(false);
@@ -65,10 +66,15 @@ export const GenericNode = memo(function GenericNode({
   const status = data.status ?? "idle";
 
   if (simple) {
+    // The box takes the size of the card it stands for (as last measured, or its size hint),
+    // read once, not subscribed to. A fixed 120 px box made Fit view, which fits the sizes
+    // measured, fit boxes that became taller cards at the fitted zoom: they overshot the view.
+    const card = flow.getState().nodeLookup.get(id)?.measured;
     return (
       <div
         className={`node node-simple status-${status}${selected ? " selected" : ""}`}
         data-testid={`node-${id}`}
+        style={card?.width && card.height ? { width: card.width, height: card.height } : undefined}
       >
         <strong>{data.label ?? definition.displayName}</strong>
         <PortMarkers type={type} />
