@@ -25,6 +25,7 @@ import { folderRoutes } from "./routes/folders.ts";
 import { generateRoutes } from "./routes/generate.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { mediaRoutes } from "./routes/media.ts";
+import { providerRoutes } from "./routes/providers.ts";
 import { queueRoutes } from "./routes/queue.ts";
 import { runRoutes } from "./routes/runs.ts";
 import { shareRoutes } from "./routes/shares.ts";
@@ -106,6 +107,7 @@ export async function buildApp(
     await appRoutes(api, ctx);
     await adminRoutes(api, ctx);
     await usageRoutes(api, ctx);
+    await providerRoutes(api, ctx);
     await docsRoutes(api, ctx);
   });
 

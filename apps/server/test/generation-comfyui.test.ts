@@ -1,4 +1,6 @@
+import type { ProvidersAnswer } from "@atelier/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { COMFYUI_MESSAGES } from "../src/providers/comfyui/comfyui-provider.ts";
 import { type FakeComfyUI, startFakeComfyUI } from "./fakes/comfyui-server.ts";
 import { TestClient } from "./helpers/client.ts";
 import { pngBytes, uploadForm } from "./helpers/files.ts";
@@ -112,6 +114,51 @@ describe("generation on the operator's ComfyUI (fake on loopback)", () => {
       `ComfyUI at ${fake.url} cannot run Qwen Image: the model file qwen_image_vae.safetensors (VAELoader vae_name).`,
     );
     expect(fake.counters.prompts).toBe(before);
+  });
+
+  it("the Providers page lists ComfyUI's health and the nodes it can run, naming what is missing", async () => {
+    const answer = await client.json<ProvidersAnswer>("GET", "/api/providers");
+    expect(answer.status).toBe(200);
+    expect(answer.body.order).toEqual(["comfyui"]);
+    const comfy = answer.body.providers.find((provider) => provider.id === "comfyui");
+    expect(comfy).toMatchObject({
+      name: "ComfyUI",
+      state: "ok",
+      detail: null,
+      instances: [{ url: fake.url, ok: true, error: null }],
+    });
+    const nodes = Object.fromEntries((comfy?.nodes ?? []).map((node) => [node.type, node]));
+    expect(Object.keys(nodes).sort()).toEqual(
+      ["3d", "flux-kontext", "flux-spro", "qwen", "upscaler", "wan-video"].sort(),
+    );
+    expect(nodes["flux-spro"]).toMatchObject({ displayName: "FLUX.1 SRPO", runnable: true });
+    expect(nodes.qwen).toMatchObject({
+      runnable: false,
+      missing: "the model file qwen_image_vae.safetensors (VAELoader vae_name)",
+    });
+  });
+
+  it("an unreachable ComfyUI is reported down on the page and to the editor", async () => {
+    const closed = await startTestServer({ COMFYUI_URL: "http://127.0.0.1:9" });
+    try {
+      const other = new TestClient(closed.url);
+      await other.signUp("down@example.com");
+      const answer = await other.json<ProvidersAnswer>("GET", "/api/providers");
+      expect(answer.body.providers).toEqual([
+        expect.objectContaining({
+          id: "comfyui",
+          state: "down",
+          detail: COMFYUI_MESSAGES.unreachable,
+          instances: [
+            { url: "http://127.0.0.1:9", ok: false, error: COMFYUI_MESSAGES.unreachable },
+          ],
+        }),
+      ]);
+      const pricing = await other.json<{ down: string[] }>("GET", "/api/pricing");
+      expect(pricing.body.down).toEqual(["comfyui"]);
+    } finally {
+      await closed.close();
+    }
   });
 
   it("nodes ComfyUI has no template for stay on the offline provider", async () => {

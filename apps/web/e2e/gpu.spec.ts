@@ -29,4 +29,19 @@ test("an open-weight node names ComfyUI as its provider, shows its progress and 
   await expect(canvas.node(flux).locator(".status-pill")).toHaveText("Done", { timeout: 20_000 });
   await expect(canvas.node(flux).locator("img").first()).toBeVisible();
   await canvas.shot("gpu-comfyui-done");
+
+  // The Providers page: ComfyUI reachable, its instance, the nodes it runs here.
+  await page.getByRole("button", { name: /^Account: / }).click();
+  await page.getByRole("menuitem", { name: "Providers…" }).click();
+  const dialog = page.getByRole("dialog", { name: "Providers" });
+  const comfy = dialog.getByRole("region", { name: "ComfyUI" });
+  await expect(comfy.getByRole("heading")).toHaveText("ComfyUI Reachable");
+  await expect(comfy.getByRole("list", { name: "ComfyUI instances" })).toHaveText(
+    `${FAKE_COMFYUI_URL} — reachable`,
+  );
+  await expect(comfy.getByRole("list", { name: "Nodes ComfyUI runs" })).toContainText(
+    "FLUX.1 SRPO",
+  );
+  await expect(comfy.getByText("Runs 6 of 6 nodes here")).toBeVisible();
+  await canvas.shot("gpu-providers");
 });

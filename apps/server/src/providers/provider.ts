@@ -115,4 +115,13 @@ export interface GenerationProvider {
   cancel(endpoint: string, requestId: string): Promise<void>;
   /** Ends what the adapter keeps open (ComfyUI's progress sockets). */
   close?(): void;
+  /** What the last contact showed, for a provider that can tell (ComfyUI). */
+  lastKnownHealth?(): "ok" | "down" | "unknown";
+  /** A check made now: its instances, and per node type whether it can run here. */
+  capabilities?(): Promise<ProviderCapabilities>;
+}
+
+export interface ProviderCapabilities {
+  instances: { url: string; ok: boolean; error: string | null }[];
+  nodes: Record<string, { runnable: boolean; missing: string | null }>;
 }

@@ -21,6 +21,7 @@ export async function usageRoutes(app: FastifyInstance, ctx: AppContext) {
       providers: allowed,
       doneLocally: [...providers.doneLocally].sort(),
       order: [...providers.order],
+      down: allowed.filter((id) => providers.get(id)?.lastKnownHealth?.() === "down"),
     };
   });
 

@@ -215,6 +215,7 @@ export function probesFor(ids: {
     "GET /api/runs": [{ method: "GET", path: "/api/runs", expect: [200] }],
     "GET /api/pricing": [{ method: "GET", path: "/api/pricing", expect: [200] }],
     "GET /api/usage": [{ method: "GET", path: "/api/usage", expect: [200] }],
+    "GET /api/providers": [{ method: "GET", path: "/api/providers", expect: [200] }],
     "GET /api/runs/:id": [{ method: "GET", path: `/api/runs/${ids.run}`, expect: [404] }],
     "POST /api/runs/:id/cancel": [
       { method: "POST", path: `/api/runs/${ids.run}/cancel`, body: {}, expect: [404] },

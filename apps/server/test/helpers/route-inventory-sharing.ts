@@ -228,4 +228,11 @@ export const SHARING_ROUTES: Record<string, Entry> = {
     anonymous: 401,
     probe: () => ({ path: "/api/usage" }),
   },
+  "GET /api/providers": {
+    writes: false,
+    owner: 200,
+    other: 200,
+    anonymous: 401,
+    probe: () => ({ path: "/api/providers" }),
+  },
 };

@@ -3,6 +3,7 @@ import type {
   AdminSpend,
   InstanceHealth,
   Pricing,
+  ProvidersAnswer,
   Usage,
   UserLimits,
 } from "@atelier/core";
@@ -11,6 +12,7 @@ import { call } from "./api.ts";
 /** Costs: where this session's runs go (for estimates), its spend, and admins' views. */
 export const costsApi = {
   pricing: () => call<Pricing>("GET", "/api/pricing"),
+  providers: () => call<ProvidersAnswer>("GET", "/api/providers"),
   usage: (days: number) => call<Usage>("GET", `/api/usage?days=${days}`),
   limits: (userId: string) =>
     call<{ limits: UserLimits }>("GET", `/api/admin/users/${encodeURIComponent(userId)}/limits`),

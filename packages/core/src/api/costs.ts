@@ -42,6 +42,8 @@ export const zPricing = z.object({
   doneLocally: z.array(z.string()),
   /** The operator's preference where several providers can run a node (PROVIDER_ORDER). */
   order: z.array(z.string()).optional(),
+  /** Providers whose last check failed (ComfyUI unreachable): their nodes say so. */
+  down: z.array(z.string()).optional(),
 });
 export type Pricing = z.infer<typeof zPricing>;
 

@@ -8,6 +8,7 @@ export * from "./generate.ts";
 export * from "./media.ts";
 export * from "./money.ts";
 export * from "./provenance.ts";
+export * from "./providers.ts";
 export * from "./queue.ts";
 export * from "./quotas.ts";
 export * from "./runs.ts";

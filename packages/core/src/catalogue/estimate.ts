@@ -8,6 +8,8 @@ export interface NodeEstimate {
   usd: number | null;
   provider: string;
   endpoint: string;
+  /** The provider was unreachable at its last check. */
+  down?: boolean;
 }
 
 /** Where this session's runs may go: providers configured (and allowed) and local work. */
@@ -16,6 +18,8 @@ export interface RunProviders {
   doneLocally: ReadonlySet<string>;
   /** The operator's preference among providers able to run the same node (PROVIDER_ORDER). */
   order?: readonly string[];
+  /** Providers whose last check failed: a node they would run says so. */
+  down?: ReadonlySet<string>;
 }
 
 /** The estimate of one node run, or null for a node that runs nothing. */
@@ -35,7 +39,8 @@ export function estimateNode(
   );
   if (target.kind === "none") return null;
   const provider = target.kind === "provider" ? target.provider : "local";
-  return { usd: priceOf(target.endpoint, params), provider, endpoint: target.endpoint };
+  const estimate = { usd: priceOf(target.endpoint, params), provider, endpoint: target.endpoint };
+  return providers.down?.has(provider) ? { ...estimate, down: true } : estimate;
 }
 
 /** The sum of several estimates: the known part, and how many are unknown. */

@@ -46,6 +46,7 @@ import {
   zMoveWorkflowsResponse,
   zNameVersionRequest,
   zPricing,
+  zProvidersAnswer,
   zPublishAppRequest,
   zQueueState,
   zQueueStatusRequest,
@@ -171,6 +172,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   queue("GET /api/queue/events", "Follow your jobs (server-sent events)", "session", { stream: zQueueStatusResponse }),
 
   costs("GET /api/pricing", "Where your runs go (providers allowed, work done here), for cost estimates: core's price rules give each node's price", "public", { response: zPricing }),
+  costs("GET /api/providers", "The configured providers: health where a free check exists (ComfyUI), and the nodes each can run here", "session", { response: zProvidersAnswer }),
   costs("GET /api/usage", "Your spend over the last `days` (UTC days) by day and model, and your budgets", "session", { query: zUsageQuery, response: zUsage }),
 
   runs("POST /api/runs", "Run a workflow on the server: all, up to a node, or a list of nodes, with parameter overrides", "session", { body: zRunRequest, status: 202, response: zRunResponse }),

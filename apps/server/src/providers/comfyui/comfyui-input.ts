@@ -52,16 +52,32 @@ export const COMFYUI_MESSAGES = {
 } as const;
 
 /** A template: its graph, and where its result comes out. */
-export const TEMPLATES: Record<string, { graph: ApiPrompt; output: ComfyRequest["output"] }> = {
-  "flux-spro": { graph: fluxSpro, output: { node: "10", port: "image" } },
-  "flux-spro-image": { graph: fluxSproImage, output: { node: "10", port: "image" } },
-  "flux-kontext": { graph: fluxKontext, output: { node: "10", port: "image" } },
-  "flux-kontext-edit": { graph: fluxKontextEdit, output: { node: "10", port: "image" } },
-  qwen: { graph: qwen, output: { node: "10", port: "image" } },
-  "wan-video": { graph: wanVideo, output: { node: "14", port: "video" } },
-  "wan-video-image": { graph: wanVideoImage, output: { node: "14", port: "video" } },
-  "3d": { graph: threeD, output: { node: "10", port: "model" } },
-  upscaler: { graph: upscaler, output: { node: "5", port: "image" } },
+/** A template: the node type it serves, its graph, and where its result comes out. */
+export interface Template {
+  node: string;
+  graph: ApiPrompt;
+  output: ComfyRequest["output"];
+}
+const image = (node: string, graph: ApiPrompt): Template => ({
+  node,
+  graph,
+  output: { node: "10", port: "image" },
+});
+/** Per node type, its templates; the first is its plain one (no input file). */
+export const TEMPLATES: Record<string, Template> = {
+  "flux-spro": image("flux-spro", fluxSpro),
+  "flux-spro-image": image("flux-spro", fluxSproImage),
+  "flux-kontext": image("flux-kontext", fluxKontext),
+  "flux-kontext-edit": image("flux-kontext", fluxKontextEdit),
+  qwen: image("qwen", qwen),
+  "wan-video": { node: "wan-video", graph: wanVideo, output: { node: "14", port: "video" } },
+  "wan-video-image": {
+    node: "wan-video",
+    graph: wanVideoImage,
+    output: { node: "14", port: "video" },
+  },
+  "3d": { node: "3d", graph: threeD, output: { node: "10", port: "model" } },
+  upscaler: { node: "upscaler", graph: upscaler, output: { node: "5", port: "image" } },
 };
 
 /** fal's named image sizes, in pixels. */

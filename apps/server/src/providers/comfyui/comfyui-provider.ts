@@ -1,6 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { fileTypeFromBuffer } from "file-type";
-import type { GenerationProvider, ProviderStatus, ResultMedia } from "../provider.ts";
+import type {
+  GenerationProvider,
+  ProviderCapabilities,
+  ProviderStatus,
+  ResultMedia,
+} from "../provider.ts";
 import { ProviderError } from "../provider.ts";
 import {
   type Answer,
@@ -19,6 +24,7 @@ import {
   buildComfyInput,
   type ComfyRequest,
   COMFYUI_MESSAGES as M,
+  TEMPLATES,
   withUploads,
 } from "./comfyui-input.ts";
 import { missingFor, type ObjectInfo } from "./object-info.ts";
@@ -47,9 +53,9 @@ export interface ComfyUIOptions {
 }
 
 export interface ComfyUIProvider extends GenerationProvider {
-  /** For each instance: reachable, and which templates it cannot run and why. */
-  health(): Promise<{ url: string; ok: boolean; error?: string }[]>;
   close(): void;
+  capabilities(): Promise<ProviderCapabilities>;
+  lastKnownHealth(): "ok" | "down" | "unknown";
 }
 
 const FILE_TYPES: Record<string, string> = {
@@ -96,9 +102,13 @@ export function createComfyUIProvider(options: ComfyUIOptions): ComfyUIProvider 
     );
   }
 
+  /** What the last call showed: an answer of any status means the instance is up. */
+  let health: "ok" | "down" | "unknown" = "unknown";
+
   /** A read: JSON or a ProviderError (transport and 5xx retryable). */
   async function read(instance: Instance, what: string, path: string) {
     const answer = await call(instance, "GET", path);
+    health = typeof answer === "string" ? "down" : "ok";
     if (typeof answer === "string") throw transportError(what, answer);
     if (answer.status !== 200) throw httpError(what, answer, M.failed(`HTTP ${answer.status}`));
     const json = parseJson(answer.text);
@@ -326,18 +336,40 @@ export function createComfyUIProvider(options: ComfyUIOptions): ComfyUIProvider 
       instance.socket.forget(promptId);
     },
 
-    async health() {
-      return Promise.all(
+    lastKnownHealth: () => health,
+
+    async capabilities() {
+      const checked = await Promise.all(
         instances.map(async (instance) => {
+          instance.info = null;
           try {
-            instance.info = null;
-            await objectInfo(instance);
-            return { url: instance.base, ok: true };
+            return { instance, info: await objectInfo(instance), error: null };
           } catch (error) {
-            return { url: instance.base, ok: false, error: (error as Error).message };
+            const status = error instanceof ProviderError ? error.options.status : undefined;
+            const text = status ? M.denied(instance.base, status) : M.unreachable;
+            return { instance, info: null, error: text };
           }
         }),
       );
+      const up = checked.filter((item) => item.info !== null);
+      const nodes: ProviderCapabilities["nodes"] = {};
+      for (const template of Object.values(TEMPLATES)) {
+        if (nodes[template.node]) continue; // the node's plain template decides
+        const lacks = up.map((item) => missingFor(template.graph, item.info as ObjectInfo));
+        const runnable = lacks.some((list) => list.length === 0);
+        nodes[template.node] = {
+          runnable,
+          missing: runnable ? null : up.length === 0 ? M.unreachable : (lacks[0] ?? []).join(", "),
+        };
+      }
+      return {
+        instances: checked.map((item) => ({
+          url: item.instance.base,
+          ok: item.info !== null,
+          error: item.error,
+        })),
+        nodes,
+      };
     },
 
     close() {

@@ -5,6 +5,11 @@ const UsageDialog = lazy(() =>
   import("../costs/UsageDialog.tsx").then((module) => ({ default: module.UsageDialog })),
 );
 
+// Where runs go: loaded when asked for.
+const ProvidersDialog = lazy(() =>
+  import("../costs/ProvidersDialog.tsx").then((module) => ({ default: module.ProvidersDialog })),
+);
+
 const itemsOf = (root: HTMLElement | null) => [
   ...(root?.querySelectorAll<HTMLElement>("[role=menuitem]") ?? []),
 ];
@@ -16,10 +21,14 @@ interface Props {
   onSignOut(): void;
 }
 
-/** The signed-in user's menu in the top bar: usage, API tokens, sign out (UX.md app shell). */
+/**
+ * The signed-in user's menu in the top bar: usage, providers, API tokens, sign out (UX.md
+ * app shell).
+ */
 export function UserMenu({ email, isAdmin, onApiTokens, onSignOut }: Props) {
   const [open, setOpen] = useState(false);
   const [usage, setUsage] = useState(false);
+  const [providers, setProviders] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const trigger = useRef<HTMLButtonElement>(null);
 
@@ -83,6 +92,9 @@ export function UserMenu({ email, isAdmin, onApiTokens, onSignOut }: Props) {
           <button type="button" role="menuitem" onClick={choose(() => setUsage(true))}>
             Usage…
           </button>
+          <button type="button" role="menuitem" onClick={choose(() => setProviders(true))}>
+            Providers…
+          </button>
           {isAdmin ? (
             <a role="menuitem" href="/admin">
               Admin
@@ -96,6 +108,11 @@ export function UserMenu({ email, isAdmin, onApiTokens, onSignOut }: Props) {
       {usage ? (
         <Suspense fallback={null}>
           <UsageDialog onClose={() => setUsage(false)} />
+        </Suspense>
+      ) : null}
+      {providers ? (
+        <Suspense fallback={null}>
+          <ProvidersDialog onClose={() => setProviders(false)} />
         </Suspense>
       ) : null}
     </div>

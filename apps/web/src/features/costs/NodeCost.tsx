@@ -1,4 +1,4 @@
-import { formatUsd, getNodeDefinition } from "@atelier/core";
+import { formatUsd, getNodeDefinition, providerName } from "@atelier/core";
 import { memo, useEffect } from "react";
 import { useDocumentStore } from "../document/context.tsx";
 import { followEstimates } from "./estimates.ts";
@@ -19,14 +19,21 @@ export const NodeCost = memo(function NodeCost({ id, type }: { id: string; type:
   const title =
     estimate.provider === "local"
       ? "Runs on this server: no provider is paid"
-      : ownGpu
-        ? `Runs on this server's ComfyUI (${estimate.endpoint}): no provider is paid`
-        : estimate.usd === null
-          ? `No published price for ${estimate.endpoint} (${estimate.provider})`
-          : `${estimate.provider}'s published price for ${estimate.endpoint}`;
+      : estimate.down
+        ? `${providerName(estimate.provider)} could not be reached at its last check: a run may fail`
+        : ownGpu
+          ? `Runs on this server's ComfyUI (${estimate.endpoint}): no provider is paid`
+          : estimate.usd === null
+            ? `No published price for ${estimate.endpoint} (${estimate.provider})`
+            : `${estimate.provider}'s published price for ${estimate.endpoint}`;
   return (
     <span className="node-cost" title={title} data-testid="node-cost">
-      {ownGpu ? <span data-testid="node-provider">ComfyUI · </span> : null}
+      {ownGpu || estimate.down ? (
+        <span data-testid="node-provider">
+          {providerName(estimate.provider)}
+          {estimate.down ? " (down)" : ""} ·{" "}
+        </span>
+      ) : null}
       {estimate.usd === null || estimate.usd === 0
         ? formatUsd(estimate.usd)
         : `Est. ${formatUsd(estimate.usd)}`}

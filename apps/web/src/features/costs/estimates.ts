@@ -28,6 +28,7 @@ export function runProviders(): Promise<RunProviders | null> {
       configured: new Set(answer.providers),
       doneLocally: new Set(answer.doneLocally),
       order: answer.order ?? [],
+      down: new Set(answer.down ?? []),
     }),
     // Offline: no estimates until the next try.
     () => {
