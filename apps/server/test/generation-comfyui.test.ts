@@ -161,6 +161,23 @@ describe("generation on the operator's ComfyUI (fake on loopback)", () => {
     }
   });
 
+  it("a node's provider choice travels with its parameters and is not taken as a model setting", async () => {
+    const started = await client.json<{ endpoint: string; error?: string }>(
+      "POST",
+      "/api/generate/upscaler",
+      { nodeId: "choice", inputs: { image }, params: { provider: "comfyui", upscaleFactor: 2 } },
+    );
+    expect(started.status, started.body.error).toBe(202);
+    expect(started.body.endpoint).toBe("comfyui/upscaler");
+    // A provider this server does not have is no choice: the usual order decides.
+    const other = await client.json<{ endpoint: string }>("POST", "/api/generate/upscaler", {
+      nodeId: "choice-2",
+      inputs: { image },
+      params: { provider: "fal" },
+    });
+    expect(other.body.endpoint).toBe("comfyui/upscaler");
+  });
+
   it("nodes ComfyUI has no template for stay on the offline provider", async () => {
     const { endpoint } = await run("imagen", { prompt: "a cat" });
     expect(endpoint.startsWith("local/")).toBe(true);

@@ -2,7 +2,8 @@ import { expect, test } from "@playwright/test";
 import { CanvasPage } from "./canvas-page.ts";
 import { FAKE_COMFYUI_URL, GPU_URL } from "./gpu.ts";
 
-// The GPU server: open-weight nodes run on a fake ComfyUI that holds each run (e2e/gpu.ts).
+// The GPU server: open-weight nodes run on a fake ComfyUI that holds each run, fal on the
+// fake fal (e2e/gpu.ts).
 test.use({ baseURL: GPU_URL });
 
 test("an open-weight node names ComfyUI as its provider, shows its progress and gets its image", async ({
@@ -14,8 +15,19 @@ test("an open-weight node names ComfyUI as its provider, shows its progress and 
   await canvas.signUp("gpu");
   const flux = await canvas.add("FLUX.1 SRPO");
   await canvas.node(flux).getByRole("textbox", { name: "Prompt" }).fill("a red fox in snow");
+  const cost = canvas.node(flux).getByTestId("node-cost");
   await expect(canvas.node(flux).getByTestId("node-provider")).toHaveText("ComfyUI ·");
-  await expect(canvas.node(flux).getByTestId("node-cost")).toHaveText("ComfyUI · Free");
+  await expect(cost).toHaveText("ComfyUI · Free");
+
+  // fal can run it too: the node may choose; Auto follows the operator's order (ComfyUI first).
+  const provider = canvas.node(flux).getByRole("combobox", { name: "Provider" });
+  await expect(provider.locator("option")).toHaveText(["Auto", "fal", "ComfyUI"]);
+  await expect(provider).toHaveValue("");
+  await provider.selectOption("fal");
+  await expect(cost).toHaveText(/^(Est\. \$\d+\.\d\d|<\$0\.01|Cost unknown)$/);
+  await expect(cost).toHaveAttribute("title", /fal/);
+  await provider.selectOption("");
+  await expect(cost).toHaveText("ComfyUI · Free");
 
   await canvas.node(flux).getByRole("button", { name: "Run", exact: true }).click();
   // Held at its first sampler step: the nodes before it are done, so progress is under way.

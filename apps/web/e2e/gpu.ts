@@ -1,7 +1,7 @@
 /*
  * The e2e suite's GPU server: a third Atelier whose open-weight nodes run on a fake ComfyUI
  * on loopback (apps/server/test/fakes/comfyui-process.ts), which holds each run at its first
- * sampler step until released.
+ * sampler step until released; fal's nodes go to the priced server's fake fal.
  */
 const port = Number(process.env.E2E_PORT ?? 4173);
 export const GPU_PORT = port + 24;

@@ -141,6 +141,12 @@ export default defineConfig({
         DATA_DIR: gpuDataDir,
         LOG_LEVEL: "warn",
         COMFYUI_URL: FAKE_COMFYUI_URL,
+        // fal too, so a node can choose between the two; ComfyUI is preferred.
+        PROVIDER_ORDER: "comfyui",
+        FAL_KEY: "e2e-fal-key",
+        FAL_QUEUE_URL: `http://127.0.0.1:${FAKE_FAL_PORT}`,
+        FAL_WEBHOOK_JWKS_URL: `http://127.0.0.1:${FAKE_FAL_PORT}/.well-known/jwks.json`,
+        OUTBOUND_ALLOW_HOSTS: `127.0.0.1:${FAKE_FAL_PORT}`,
         PROVIDER_POLL_MS: "200",
         ...E2E_LIMITS,
         ...WEB_ROOT,

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
+  estimateGraphNode,
   getNodeDefinition,
   type NodeDefinition,
+  orderFor,
   providersOf,
   resolveRunTarget,
 } from "../src/index.ts";
@@ -79,5 +81,33 @@ describe("resolveRunTarget: which service runs a node, at which endpoint", () =>
     expect(
       resolveRunTarget(definition("imagen"), none, {}, both, new Set(), ["comfyui"]),
     ).toMatchObject({ provider: "fal" });
+  });
+
+  it("a node's own provider choice comes before the operator's order, in runs and estimates", () => {
+    expect(orderFor({ provider: "fal" }, ["comfyui"])).toEqual(["fal", "comfyui"]);
+    expect(orderFor({ provider: "" }, ["comfyui"])).toEqual(["comfyui"]);
+    expect(orderFor({}, [])).toEqual([]);
+    const providers = { configured: new Set(["fal", "comfyui"]), doneLocally: new Set<string>() };
+    const node = (provider?: string) => ({
+      id: "n",
+      type: "wan-video",
+      position: { x: 0, y: 0 },
+      data: {
+        inputValues: {
+          prompt: { value: "rain" },
+          ...(provider === undefined ? {} : { provider: { value: provider } }),
+        },
+      },
+    });
+    expect(estimateGraphNode(node(), [], providers)).toMatchObject({ provider: "fal" });
+    expect(estimateGraphNode(node("comfyui"), [], providers)).toEqual({
+      usd: 0,
+      provider: "comfyui",
+      endpoint: "comfyui/wan-video",
+      chosen: "comfyui",
+    });
+    // A choice that cannot run here (not configured) leaves the usual order.
+    const falOnly = { configured: new Set(["fal"]), doneLocally: new Set<string>() };
+    expect(estimateGraphNode(node("comfyui"), [], falOnly)).toMatchObject({ provider: "fal" });
   });
 });

@@ -5,6 +5,7 @@ import {
   COST_MESSAGES,
   getNodeDefinition,
   type NodeDefinition,
+  orderFor,
   priceOf,
   resolveRunTarget,
   TERMINAL_QUEUE_STATUSES,
@@ -149,7 +150,7 @@ export async function createJob(
     params,
     await providersFor(db, providers, userId, anonymousRuns),
     providers.doneLocally,
-    providers.order,
+    orderFor(body.params, providers.order),
   );
   const providerId = target.kind === "provider" ? target.provider : "local";
   const endpoint = target.kind === "none" ? "" : target.endpoint;

@@ -10,6 +10,8 @@ export interface NodeEstimate {
   endpoint: string;
   /** The provider was unreachable at its last check. */
   down?: boolean;
+  /** The provider the node itself chose (its `provider` parameter), if any. */
+  chosen?: string;
 }
 
 /** Where this session's runs may go: providers configured (and allowed) and local work. */

@@ -38,6 +38,18 @@ const INPUT_VARIANTS: { key: string; when: (connected: ReadonlySet<string>) => b
 const VARIANT_PARAMS = ["variant", "mode", "model", "version", "modelVersion", "quality"];
 
 /**
+ * The parameter a node keeps its chosen provider in (beside its catalogue parameters; absent
+ * or empty: the operator's order decides).
+ */
+export const PROVIDER_PARAM = "provider";
+
+/** The order to choose a provider in: the node's own choice first, then the operator's. */
+export function orderFor(params: Record<string, unknown>, order: readonly string[] = []) {
+  const chosen = params[PROVIDER_PARAM];
+  return typeof chosen === "string" && chosen !== "" ? [chosen, ...order] : order;
+}
+
+/**
  * The providers able to run a node type, in the catalogue's order: its own provider, then
  * those its variants name (e.g. `luma`, `comfyui`). Empty for nodes that run no provider.
  */

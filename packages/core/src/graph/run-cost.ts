@@ -6,6 +6,7 @@ import {
   totalOf,
 } from "../catalogue/estimate.ts";
 import { getNodeDefinition } from "../catalogue/registry.ts";
+import { orderFor, PROVIDER_PARAM } from "../catalogue/run-target.ts";
 import { indexGraph, runSignatureOf } from "./run-inputs.ts";
 import type { RunNode } from "./run-node.ts";
 import type { GraphEdge } from "./types.ts";
@@ -33,7 +34,12 @@ export function estimateGraphNode(
       const port = edge.targetHandle ?? firstPort;
       if (port) connected.add(port);
     }
-  return estimateNode(definition, connected, params, providers);
+  const order = orderFor(raw, providers.order);
+  const estimate = estimateNode(definition, connected, params, { ...providers, order });
+  const chosen = raw[PROVIDER_PARAM];
+  return estimate && typeof chosen === "string" && chosen !== ""
+    ? { ...estimate, chosen }
+    : estimate;
 }
 
 /**

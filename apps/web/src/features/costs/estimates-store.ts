@@ -9,4 +9,6 @@ export const useEstimates = create<{
   byNode: Readonly<Record<string, NodeEstimate>>;
   /** Run all: the nodes that would run (not those unchanged since they completed). */
   total: TotalEstimate | null;
-}>(() => ({ byNode: {}, total: null }));
+  /** The providers this session's runs may use (a node may choose among them). */
+  configured: readonly string[];
+}>(() => ({ byNode: {}, total: null, configured: [] }));

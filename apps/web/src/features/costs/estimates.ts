@@ -147,6 +147,7 @@ function startFollowing(documents: DocumentStore): () => void {
     askedAt = Date.now();
     void runProviders().then((answer) => {
       providers = answer;
+      useEstimates.setState({ configured: [...(answer?.configured ?? [])] });
       cache.clear();
       fresh = true;
       schedule();
