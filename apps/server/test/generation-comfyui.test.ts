@@ -1,4 +1,4 @@
-import type { ProvidersAnswer } from "@atelier/core";
+import type { Pricing, ProvidersAnswer } from "@atelier/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMFYUI_MESSAGES } from "../src/providers/comfyui/comfyui-provider.ts";
 import { type FakeComfyUI, startFakeComfyUI } from "./fakes/comfyui-server.ts";
@@ -62,12 +62,16 @@ describe("generation on the operator's ComfyUI (fake on loopback)", () => {
   };
 
   it("tells the editor ComfyUI is configured", async () => {
-    const pricing = await client.json<{ providers: string[]; order: string[] }>(
-      "GET",
-      "/api/pricing",
-    );
+    const pricing = await client.json<Pricing>("GET", "/api/pricing");
     expect(pricing.body.providers).toContain("comfyui");
     expect(pricing.body.order).toEqual(["comfyui"]);
+    // Known from /object_info, read at start: what the instance lacks, before any run.
+    const lacking = async () => (await client.json<Pricing>("GET", "/api/pricing")).body.lacking;
+    await expect.poll(lacking).toEqual({
+      comfyui: {
+        qwen: `ComfyUI at ${fake.url} cannot run Qwen Image: the model file qwen_image_vae.safetensors (VAELoader vae_name).`,
+      },
+    });
   });
 
   it("a FLUX dev (SRPO) image goes from a run to stored media, with progress on the way", async () => {

@@ -106,6 +106,12 @@ describe("resolveRunTarget: which service runs a node, at which endpoint", () =>
       endpoint: "comfyui/wan-video",
       chosen: "comfyui",
     });
+    // What ComfyUI lacks for a node is told on its estimate, before a run.
+    const lacking = { comfyui: { "wan-video": "ComfyUI at http://gpu cannot run Wan 2.2: …" } };
+    expect(estimateGraphNode(node("comfyui"), [], { ...providers, lacking })).toMatchObject({
+      provider: "comfyui",
+      lacking: "ComfyUI at http://gpu cannot run Wan 2.2: …",
+    });
     // A choice that cannot run here (not configured) leaves the usual order.
     const falOnly = { configured: new Set(["fal"]), doneLocally: new Set<string>() };
     expect(estimateGraphNode(node("comfyui"), [], falOnly)).toMatchObject({ provider: "fal" });

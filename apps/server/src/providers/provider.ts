@@ -117,6 +117,8 @@ export interface GenerationProvider {
   close?(): void;
   /** What the last contact showed, for a provider that can tell (ComfyUI). */
   lastKnownHealth?(): "ok" | "down" | "unknown";
+  /** From what it last learnt, without a call: node types it cannot run, with why. */
+  knownLacks?(): Record<string, string>;
   /** A check made now: its instances, and per node type whether it can run here. */
   capabilities?(): Promise<ProviderCapabilities>;
 }

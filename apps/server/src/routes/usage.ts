@@ -22,6 +22,12 @@ export async function usageRoutes(app: FastifyInstance, ctx: AppContext) {
       doneLocally: [...providers.doneLocally].sort(),
       order: [...providers.order],
       down: allowed.filter((id) => providers.get(id)?.lastKnownHealth?.() === "down"),
+      lacking: Object.fromEntries(
+        allowed.flatMap((id) => {
+          const lacks = providers.get(id)?.knownLacks?.() ?? {};
+          return Object.keys(lacks).length > 0 ? [[id, lacks]] : [];
+        }),
+      ),
     };
   });
 

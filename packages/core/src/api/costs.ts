@@ -44,6 +44,8 @@ export const zPricing = z.object({
   order: z.array(z.string()).optional(),
   /** Providers whose last check failed (ComfyUI unreachable): their nodes say so. */
   down: z.array(z.string()).optional(),
+  /** Per provider, node types it cannot run here (a model file missing…), with why. */
+  lacking: z.record(z.string(), z.record(z.string(), z.string())).optional(),
 });
 export type Pricing = z.infer<typeof zPricing>;
 

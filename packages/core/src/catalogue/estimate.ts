@@ -12,6 +12,8 @@ export interface NodeEstimate {
   down?: boolean;
   /** The provider the node itself chose (its `provider` parameter), if any. */
   chosen?: string;
+  /** Why the provider cannot run this node here, known before a run. */
+  lacking?: string;
 }
 
 /** Where this session's runs may go: providers configured (and allowed) and local work. */
@@ -22,6 +24,8 @@ export interface RunProviders {
   order?: readonly string[];
   /** Providers whose last check failed: a node they would run says so. */
   down?: ReadonlySet<string>;
+  /** Per provider, node types it cannot run here, with why (ComfyUI lacking a model). */
+  lacking?: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
 
 /** The estimate of one node run, or null for a node that runs nothing. */
@@ -41,8 +45,15 @@ export function estimateNode(
   );
   if (target.kind === "none") return null;
   const provider = target.kind === "provider" ? target.provider : "local";
-  const estimate = { usd: priceOf(target.endpoint, params), provider, endpoint: target.endpoint };
-  return providers.down?.has(provider) ? { ...estimate, down: true } : estimate;
+  const estimate: NodeEstimate = {
+    usd: priceOf(target.endpoint, params),
+    provider,
+    endpoint: target.endpoint,
+  };
+  if (providers.down?.has(provider)) estimate.down = true;
+  const lacking = providers.lacking?.[provider]?.[definition.type];
+  if (lacking) estimate.lacking = lacking;
+  return estimate;
 }
 
 /** The sum of several estimates: the known part, and how many are unknown. */

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { getNodeDefinition } from "@atelier/core";
 import { fileTypeFromBuffer } from "file-type";
 import type {
   GenerationProvider,
@@ -56,6 +57,7 @@ export interface ComfyUIProvider extends GenerationProvider {
   close(): void;
   capabilities(): Promise<ProviderCapabilities>;
   lastKnownHealth(): "ok" | "down" | "unknown";
+  knownLacks(): Record<string, string>;
 }
 
 const FILE_TYPES: Record<string, string> = {
@@ -73,6 +75,7 @@ const FILE_TYPES: Record<string, string> = {
 };
 
 const PROMPT_ID = /^[\w-]{1,64}$/;
+const displayNameOf = (type: string) => getNodeDefinition(type)?.displayName ?? type;
 
 export function createComfyUIProvider(options: ComfyUIOptions): ComfyUIProvider {
   const doFetch = options.fetch ?? fetch;
@@ -248,8 +251,39 @@ export function createComfyUIProvider(options: ComfyUIOptions): ComfyUIProvider 
     return { status: "FAILED", queuePosition: null, progress: null, logs: [], error: M.lost };
   }
 
+  /** Per node type, from instances' /object_info: runnable on one, else what the first lacks. */
+  function nodeReport(up: { instance: Instance; info: ObjectInfo }[]) {
+    const nodes: Record<string, { runnable: boolean; missing: string | null; url: string }> = {};
+    for (const template of Object.values(TEMPLATES)) {
+      if (nodes[template.node]) continue; // the node's plain template decides
+      const lacks = up.map((item) => missingFor(template.graph, item.info));
+      const runnable = lacks.some((list) => list.length === 0);
+      nodes[template.node] = {
+        runnable,
+        missing: runnable ? null : up.length === 0 ? M.unreachable : (lacks[0] ?? []).join(", "),
+        url: up[0]?.instance.base ?? "",
+      };
+    }
+    return nodes;
+  }
+
+  // At start, what each instance can run (known before the first run; failures stay quiet).
+  for (const instance of instances) void objectInfo(instance).catch(() => undefined);
+
   return {
     id: "comfyui",
+
+    knownLacks() {
+      const known = instances.flatMap((instance) =>
+        instance.info ? [{ instance, info: instance.info.value }] : [],
+      );
+      if (known.length === 0) return {};
+      const lacks: Record<string, string> = {};
+      for (const [type, node] of Object.entries(nodeReport(known)))
+        if (!node.runnable && node.missing)
+          lacks[type] = M.missing(displayNameOf(type), node.url, node.missing);
+      return lacks;
+    },
     buildInput: (run) => buildComfyInput(run) as unknown as Record<string, unknown>,
 
     async submit(submitted) {
@@ -351,17 +385,10 @@ export function createComfyUIProvider(options: ComfyUIOptions): ComfyUIProvider 
           }
         }),
       );
-      const up = checked.filter((item) => item.info !== null);
+      const up = checked.flatMap((item) => (item.info ? [{ ...item, info: item.info }] : []));
       const nodes: ProviderCapabilities["nodes"] = {};
-      for (const template of Object.values(TEMPLATES)) {
-        if (nodes[template.node]) continue; // the node's plain template decides
-        const lacks = up.map((item) => missingFor(template.graph, item.info as ObjectInfo));
-        const runnable = lacks.some((list) => list.length === 0);
-        nodes[template.node] = {
-          runnable,
-          missing: runnable ? null : up.length === 0 ? M.unreachable : (lacks[0] ?? []).join(", "),
-        };
-      }
+      for (const [type, node] of Object.entries(nodeReport(up)))
+        nodes[type] = { runnable: node.runnable, missing: node.missing };
       return {
         instances: checked.map((item) => ({
           url: item.instance.base,

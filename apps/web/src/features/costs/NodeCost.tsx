@@ -54,6 +54,11 @@ export const NodeCost = memo(function NodeCost({ id, type }: { id: string; type:
   return (
     <>
       {choice}
+      {estimate.lacking ? (
+        <span className="node-lacking" role="note" title={estimate.lacking}>
+          {estimate.lacking}
+        </span>
+      ) : null}
       <span className="node-cost" title={title} data-testid="node-cost">
         {ownGpu || estimate.down ? (
           <span data-testid="node-provider">

@@ -29,6 +29,7 @@ export function runProviders(): Promise<RunProviders | null> {
       doneLocally: new Set(answer.doneLocally),
       order: answer.order ?? [],
       down: new Set(answer.down ?? []),
+      lacking: answer.lacking ?? {},
     }),
     // Offline: no estimates until the next try.
     () => {
