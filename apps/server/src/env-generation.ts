@@ -17,6 +17,7 @@ const RUN_PROVIDERS = [
   "google",
   "openai",
   "elevenlabs",
+  "replicate",
 ] as const;
 
 /** Generation settings (read with the rest of env.ts). Keys never leave the server. */
@@ -35,6 +36,17 @@ export const zGenerationEnv = z.object({
   OPENAI_BASE_URL: base,
   ELEVENLABS_API_KEY: key,
   ELEVENLABS_BASE_URL: base,
+  REPLICATE_API_TOKEN: key,
+  /** Replicate's API base, `…/v1` included (tests: the fake's). */
+  REPLICATE_BASE_URL: base,
+  /**
+   * The account's webhook signing secret (`whsec_…`); unset: read once from Replicate's
+   * GET /v1/webhooks/default/secret with the token, then cached.
+   */
+  REPLICATE_WEBHOOK_SECRET: key.refine(
+    (value) => value === undefined || /^whsec_[A-Za-z0-9+/=]+$/.test(value),
+    'must look like "whsec_…"',
+  ),
   /** The operator's ComfyUI: one base URL, or several (comma-separated) for a pool. */
   COMFYUI_URL: z
     .string()
@@ -114,6 +126,8 @@ export interface GenerationConfig {
   google: ProviderKey | null;
   openai: ProviderKey | null;
   elevenlabs: ProviderKey | null;
+  /** REPLICATE_API_TOKEN: the key, and the webhook secret when one is set. */
+  replicate: (ProviderKey & { webhookSecret?: string }) | null;
   /** COMFYUI_URL: its instances, and the header for each call. */
   comfyui: { urls: string[]; headers: Record<string, string> } | null;
   /** PROVIDER_ORDER: the preferred providers first. */
@@ -135,6 +149,7 @@ const withBase = (keyValue: string | undefined, baseUrl: string | undefined) =>
 
 export function generationConfig(env: z.infer<typeof zGenerationEnv>): GenerationConfig {
   const fal = withBase(env.FAL_KEY, env.FAL_QUEUE_URL);
+  const replicate = withBase(env.REPLICATE_API_TOKEN, env.REPLICATE_BASE_URL);
   return {
     fal: fal
       ? {
@@ -148,6 +163,10 @@ export function generationConfig(env: z.infer<typeof zGenerationEnv>): Generatio
     google: withBase(env.GEMINI_API_KEY, env.GEMINI_BASE_URL),
     openai: withBase(env.OPENAI_API_KEY, env.OPENAI_BASE_URL),
     elevenlabs: withBase(env.ELEVENLABS_API_KEY, env.ELEVENLABS_BASE_URL),
+    replicate:
+      replicate && env.REPLICATE_WEBHOOK_SECRET
+        ? { ...replicate, webhookSecret: env.REPLICATE_WEBHOOK_SECRET }
+        : replicate,
     comfyui:
       env.COMFYUI_URL.length > 0 ? comfyuiOf(env.COMFYUI_URL, env.COMFYUI_AUTH_HEADER) : null,
     providerOrder: env.PROVIDER_ORDER,

@@ -13,6 +13,8 @@ import type { MediaSink } from "./store-media.ts";
 export const GENERATION_QUEUE = "generation";
 const SWEEP_EVERY_MS = 15_000;
 const INLINE_WAIT_MS = 1000;
+/** Providers that call back, at `/api/callbacks/<provider>/<token>` (routes/callbacks.ts). */
+const WEBHOOK_PROVIDERS: ReadonlySet<string> = new Set(["fal", "luma", "replicate"]);
 
 interface StepMessage {
   jobId: string;
@@ -109,11 +111,9 @@ export async function createEngine(deps: {
     sink: deps.sink,
     schedule: scheduleStep,
     webhookUrl: (job) =>
-      deps.webhooks && job.provider === "fal"
-        ? `${deps.publicUrl}/api/callbacks/fal/${job.callbackToken}`
-        : deps.webhooks && job.provider === "luma"
-          ? `${deps.publicUrl}/api/callbacks/luma/${job.callbackToken}`
-          : null,
+      deps.webhooks && WEBHOOK_PROVIDERS.has(job.provider)
+        ? `${deps.publicUrl}/api/callbacks/${job.provider}/${job.callbackToken}`
+        : null,
     log: deps.log,
   };
   let sweeper: ReturnType<typeof setInterval> | null = null;

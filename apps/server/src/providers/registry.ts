@@ -12,6 +12,7 @@ import { createLumaProvider } from "./luma/luma-provider.ts";
 import { createOpenAIProvider } from "./openai/openai-provider.ts";
 import { MAX_POLL_MS, type PollCadence } from "./poll-cadence.ts";
 import type { GenerationProvider } from "./provider.ts";
+import { createReplicateProvider } from "./replicate/replicate-provider.ts";
 import { createRunwayProvider, RUNWAY_MIN_POLL_MS } from "./runway/runway-provider.ts";
 import type { SafeFetcher } from "./safe-fetch.ts";
 
@@ -41,6 +42,8 @@ const CONCURRENCY: Record<string, number> = {
   google: 5,
   openai: 5,
   elevenlabs: 3,
+  // Replicate queues on its own (its create limit is per minute, far above this).
+  replicate: 10,
   // ComfyUI queues on its own: more in flight only waits there, with a queue position.
   comfyui: 8,
 };
@@ -55,6 +58,7 @@ const MIN_POLL_MS: Record<string, number> = {
   google: 3000,
   openai: 5000,
   elevenlabs: 3000,
+  replicate: 3000,
   // Progress comes over the WebSocket into memory: reading it is free.
   comfyui: 1000,
 };
@@ -130,6 +134,13 @@ export function createProviders(
       "openai",
       createOpenAIProvider({ ...generation.openai, allowMediaHosts, fetchInput }),
     );
+  if (generation.replicate) {
+    const { key, baseUrl } = generation.replicate;
+    providers.set(
+      "replicate",
+      createReplicateProvider({ key, ...(baseUrl ? { baseUrl } : {}), allowMediaHosts }),
+    );
+  }
   if (generation.comfyui)
     providers.set("comfyui", createComfyUIProvider({ ...generation.comfyui, readMedia }));
   return {

@@ -191,6 +191,9 @@ export function probesFor(ids: {
     "POST /api/callbacks/luma/:token": [
       { method: "POST", path: `/api/callbacks/luma/${token}`, body: {}, expect: [404] },
     ],
+    "POST /api/callbacks/replicate/:token": [
+      { method: "POST", path: `/api/callbacks/replicate/${token}`, body: {}, expect: [404] },
+    ],
     "POST /api/queue/status": [
       { method: "POST", path: "/api/queue/status", body: { requestId: ids.job }, expect: [404] },
     ],

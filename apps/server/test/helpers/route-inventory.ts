@@ -344,6 +344,14 @@ export const INVENTORY: Record<string, Entry> = {
     anonymous: 404,
     probe: () => ({ path: `/api/callbacks/luma/${token}`, json: {} }),
   },
+  "POST /api/callbacks/replicate/:token": {
+    writes: true,
+    exempt: "provider webhook, verified by Replicate's signature",
+    owner: 404,
+    other: 404,
+    anonymous: 404,
+    probe: () => ({ path: `/api/callbacks/replicate/${token}`, json: {} }),
+  },
   // A read sent as POST (SPEC §7): checked like any other POST.
   "POST /api/queue/status": {
     writes: true,

@@ -10,6 +10,7 @@ export const PROVIDER_NAMES: Readonly<Record<string, string>> = {
   openai: "OpenAI",
   elevenlabs: "ElevenLabs",
   comfyui: "ComfyUI",
+  replicate: "Replicate",
 };
 
 export const providerName = (id: string) => PROVIDER_NAMES[id] ?? id;

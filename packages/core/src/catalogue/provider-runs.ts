@@ -205,7 +205,11 @@ export const PROVIDER_RUNS: Readonly<Record<string, ProviderRun>> = {
     },
   },
   "runway-video": { provider: "runway", endpoint: "v1/image_to_video" },
-  "runway-aleph": { provider: "runway", endpoint: "v1/video_to_video" },
+  "runway-aleph": {
+    provider: "runway",
+    endpoint: "v1/video_to_video",
+    variants: { replicate: "runwayml/gen4-aleph" },
+  },
   "luma-ray": {
     provider: "fal",
     endpoint: "fal-ai/luma-dream-machine/ray-2",
@@ -224,7 +228,11 @@ export const PROVIDER_RUNS: Readonly<Record<string, ProviderRun>> = {
     endpoint: "fal-ai/luma-dream-machine/ray-2/reframe",
     variants: { luma: "generations/video/reframe" },
   },
-  "motion-2": { provider: "leonardo", endpoint: "motion_2.0" },
+  "motion-2": {
+    provider: "leonardo",
+    endpoint: "motion_2.0",
+    variants: { replicate: "leonardoai/motion-2.0" },
+  },
   "sora-video": {
     provider: "openai",
     endpoint: "v1/videos",
@@ -274,7 +282,11 @@ export const PROVIDER_RUNS: Readonly<Record<string, ProviderRun>> = {
     endpoint: "fal-ai/minimax/voice-clone",
     variants: { elevenlabs: "v1/voices/add" },
   },
-  "stable-audio": { provider: "fal", endpoint: "fal-ai/stable-audio-25/text-to-audio" },
+  "stable-audio": {
+    provider: "fal",
+    endpoint: "fal-ai/stable-audio-25/text-to-audio",
+    variants: { replicate: "stability-ai/stable-audio-2.5" },
+  },
   "audio-isolation": {
     provider: "fal",
     endpoint: "fal-ai/elevenlabs/audio-isolation",

@@ -20,6 +20,7 @@ const PROVIDER_IDS: readonly string[] = [
   "meshy",
   "tripo",
   "comfyui",
+  "replicate",
 ];
 
 /** Variant keys chosen by which inputs are connected, most specific first. */

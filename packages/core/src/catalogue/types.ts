@@ -40,7 +40,8 @@ export type ProviderId =
   | "leonardo"
   | "meshy"
   | "tripo"
-  | "comfyui";
+  | "comfyui"
+  | "replicate";
 
 /** How a node produces its outputs. */
 export type RunDefinition =

@@ -165,6 +165,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   generate("GET /api/callbacks/luma", "A Luma generation's status", "session", { query: zLumaCallbackQuery }),
   generate("POST /api/callbacks/fal/:token", "fal's webhook (signed by fal)", "provider"),
   generate("POST /api/callbacks/luma/:token", "Luma's callback (addressed by an unguessable token)", "provider"),
+  generate("POST /api/callbacks/replicate/:token", "Replicate's webhook (signed with the account's secret)", "provider"),
 
   queue("POST /api/queue/status", "A job's status (SPEC §7's poll)", "session", { body: zQueueStatusRequest, response: zQueueStatusResponse }),
   queue("POST /api/queue/cancel", "Cancel a job", "session", { body: zRequestId, response: zQueueStatusResponse }),
