@@ -150,6 +150,49 @@ describe("ComfyUI provider", () => {
     ).toBe("glTF");
   });
 
+  it("runs Hunyuan3D multi-view from three uploaded views, and Real-ESRGAN over a video", async () => {
+    const { fake, provider } = await setUp();
+    const views = {
+      frontView: "http://us/f.png",
+      backView: "http://us/b.png",
+      leftView: "http://us/l.png",
+    };
+    const model = await submit(provider, runOf("3d-multiview", views));
+    expect(fake.counters.uploads).toBe(3);
+    expect((await settle(provider, model.requestId)).status).toBe("COMPLETED");
+    const mesh = await provider.result("", model.requestId, { outputs: [], request: model.input });
+    expect(mesh.media.map((m) => m.output)).toEqual(["model"]);
+
+    const video = await submit(
+      provider,
+      runOf(
+        "video-upscaler",
+        { video: "http://us/clip.mp4" },
+        { model: "realesrgan", upscaleFactor: 3 },
+      ),
+    );
+    const sent = fake.received[1] ?? {};
+    expect(sent["2"]?.inputs.file).toMatch(/^atelier-/);
+    expect(sent["5"]?.inputs).toMatchObject({ scale_by: 0.75 });
+    expect((await settle(provider, video.requestId)).status).toBe("COMPLETED");
+    const upscaled = await provider.result("", video.requestId, {
+      outputs: [],
+      request: video.input,
+    });
+    expect(upscaled.media.map((m) => [m.output, m.contentType])).toEqual([["video", "video/mp4"]]);
+    // Topaz (the node's default) has no open weights: refused, with what to choose instead.
+    expect(() => provider.buildInput(runOf("video-upscaler", { video: "x" }))).toThrow(
+      expect.objectContaining({
+        options: expect.objectContaining({
+          userMessage: COMFYUI_MESSAGES.unsupported(
+            "open weights (choose Real-ESRGAN)",
+            "the topaz model",
+          ),
+        }),
+      }),
+    );
+  });
+
   it("refuses before submitting when the instance lacks a model file or a node", async () => {
     const lacking = "wan2.2_t2v_low_noise_14B_fp8_scaled.safetensors";
     const { fake, provider } = await setUp({

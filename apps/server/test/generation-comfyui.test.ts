@@ -133,7 +133,16 @@ describe("generation on the operator's ComfyUI (fake on loopback)", () => {
     });
     const nodes = Object.fromEntries((comfy?.nodes ?? []).map((node) => [node.type, node]));
     expect(Object.keys(nodes).sort()).toEqual(
-      ["3d", "flux-kontext", "flux-spro", "qwen", "upscaler", "wan-video"].sort(),
+      [
+        "3d",
+        "3d-multiview",
+        "flux-kontext",
+        "flux-spro",
+        "qwen",
+        "upscaler",
+        "video-upscaler",
+        "wan-video",
+      ].sort(),
     );
     expect(nodes["flux-spro"]).toMatchObject({ displayName: "FLUX.1 SRPO", runnable: true });
     expect(nodes.qwen).toMatchObject({

@@ -246,7 +246,11 @@ export const PROVIDER_RUNS: Readonly<Record<string, ProviderRun>> = {
     endpoint: "fal-ai/hunyuan3d/v2",
     variants: { turbo: "fal-ai/hunyuan3d/v2/turbo", comfyui: "comfyui/3d" },
   },
-  "3d-multiview": { provider: "fal", endpoint: "fal-ai/hunyuan3d/v2/multi-view" },
+  "3d-multiview": {
+    provider: "fal",
+    endpoint: "fal-ai/hunyuan3d/v2/multi-view",
+    variants: { comfyui: "comfyui/3d-multiview" },
+  },
   "tripo-3d": { provider: "fal", endpoint: "tripo3d/tripo/v2.5/image-to-3d" },
   "tripo-3d-multiview": { provider: "fal", endpoint: "tripo3d/tripo/v2.5/multiview-to-3d" },
   "rodin-3d": {
@@ -307,6 +311,7 @@ export const PROVIDER_RUNS: Readonly<Record<string, ProviderRun>> = {
       bria: "bria/video/increase-resolution",
       realesrgan: "fal-ai/video-upscaler",
       seedvr: "fal-ai/seedvr/upscale/video",
+      comfyui: "comfyui/video-upscaler",
     },
   },
   "video-bg-remover": { provider: "fal", endpoint: "fal-ai/birefnet/v2/video" },

@@ -3,12 +3,14 @@ import { getNodeDefinition } from "@atelier/core";
 import type { NodeRun } from "../provider.ts";
 import { fatalError } from "../transport.ts";
 import threeD from "./templates/3d.json" with { type: "json" };
+import threeDMultiview from "./templates/3d-multiview.json" with { type: "json" };
 import fluxKontext from "./templates/flux-kontext.json" with { type: "json" };
 import fluxKontextEdit from "./templates/flux-kontext-edit.json" with { type: "json" };
 import fluxSpro from "./templates/flux-spro.json" with { type: "json" };
 import fluxSproImage from "./templates/flux-spro-image.json" with { type: "json" };
 import qwen from "./templates/qwen.json" with { type: "json" };
 import upscaler from "./templates/upscaler.json" with { type: "json" };
+import videoUpscaler from "./templates/video-upscaler.json" with { type: "json" };
 import wanVideo from "./templates/wan-video.json" with { type: "json" };
 import wanVideoImage from "./templates/wan-video-image.json" with { type: "json" };
 
@@ -77,7 +79,17 @@ export const TEMPLATES: Record<string, Template> = {
     output: { node: "14", port: "video" },
   },
   "3d": { node: "3d", graph: threeD, output: { node: "10", port: "model" } },
+  "3d-multiview": {
+    node: "3d-multiview",
+    graph: threeDMultiview,
+    output: { node: "10", port: "model" },
+  },
   upscaler: { node: "upscaler", graph: upscaler, output: { node: "5", port: "image" } },
+  "video-upscaler": {
+    node: "video-upscaler",
+    graph: videoUpscaler,
+    output: { node: "7", port: "video" },
+  },
 };
 
 /** fal's named image sizes, in pixels. */
@@ -229,6 +241,37 @@ const CHOOSE: Record<string, (run: NodeRun) => Choice> = {
         octree: num(p.octreeResolution, 256),
       },
       uploads: { image },
+    };
+  },
+  "3d-multiview": (run) => {
+    const p = run.params;
+    const model = "Hunyuan3D 2.0 multi-view";
+    if (p.texturedMesh === true)
+      refuse(run, model, "a textured mesh (ComfyUI's nodes make untextured meshes)");
+    const front = first(run.inputs.frontView);
+    const back = first(run.inputs.backView);
+    const left = first(run.inputs.leftView);
+    if (!front || !back || !left) refuse(run, model, "a view missing");
+    return {
+      template: "3d-multiview",
+      values: {
+        seed: seedOf(p),
+        steps: num(p.numInferenceSteps, 50),
+        guidance: num(p.guidanceScale, 7.5),
+        octree: num(p.octreeResolution, 256),
+      },
+      uploads: { front, back, left },
+    };
+  },
+  "video-upscaler": (run) => {
+    if (run.params.model !== "realesrgan")
+      refuse(run, `the ${String(run.params.model)} model`, "open weights (choose Real-ESRGAN)");
+    const video = first(run.inputs.video);
+    if (!video) refuse(run, "Real-ESRGAN", "no video");
+    return {
+      template: "video-upscaler",
+      values: { scaleBy: num(run.params.upscaleFactor, 2) / 4 },
+      uploads: { video },
     };
   },
   upscaler: (run) => {
