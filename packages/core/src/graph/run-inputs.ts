@@ -40,7 +40,7 @@ function strings(value: unknown): string[] {
 }
 
 /** What one connection carries into a port. */
-function sourceValues(source: RunNode, handle: string | null, type: PortType): string[] {
+export function sourceValues(source: RunNode, handle: string | null, type: PortType): string[] {
   const data = source.data;
   const outputPort = source.type
     ? getNodeDefinition(source.type)?.outputs.find((port) => port.id === handle)

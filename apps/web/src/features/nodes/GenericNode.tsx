@@ -14,8 +14,9 @@ import { NodeTitle } from "./NodeTitle.tsx";
 import { ParamField } from "./ParamField.tsx";
 import { PortMarkers } from "./PortMarkers.tsx";
 import { countRender } from "./render-counts.ts";
-import { fieldsOf } from "./schema-fields.ts";
+import { type FieldSpec, fieldsOf } from "./schema-fields.ts";
 import { hasSpecialContent, showsOwnResult } from "./special/special-types.ts";
+import { WiredParam } from "./WiredParam.tsx";
 
 // Outputs, their viewers and the URL allow-list load with the first node that has a result:
 // an empty canvas's first paint does not carry them (bench F1).
@@ -41,6 +42,22 @@ import { UploadProgress } from "./UploadProgress.tsx";
  * and output. Memoized; it re-renders only when its own node object changes (or the zoom
  * crosses the detail threshold, provided by the canvas as ZoomedOut).
  */
+/** A parameter's control: one a port of the same name can feed follows that wire. */
+function Field(props: {
+  id: string;
+  type: string;
+  field: FieldSpec;
+  value: unknown;
+  onChange(name: string, value: unknown): void;
+}) {
+  const fed = getNodeDefinition(props.type)?.inputs.some((port) => port.id === props.field.name);
+  return fed ? (
+    <WiredParam {...props} />
+  ) : (
+    <ParamField field={props.field} value={props.value} onChange={props.onChange} />
+  );
+}
+
 export const GenericNode = memo(function GenericNode({
   id,
   type,
@@ -152,8 +169,10 @@ export const GenericNode = memo(function GenericNode({
       {fields.length > 0 ? (
         <div className="node-params">
           {essentials.map((field) => (
-            <ParamField
+            <Field
               key={field.name}
+              id={id}
+              type={type}
               field={field}
               value={data.inputValues?.[field.name]?.value}
               onChange={onChange}
@@ -171,8 +190,10 @@ export const GenericNode = memo(function GenericNode({
               </button>
               {advanced
                 ? rest.map((field) => (
-                    <ParamField
+                    <Field
                       key={field.name}
+                      id={id}
+                      type={type}
                       field={field}
                       value={data.inputValues?.[field.name]?.value}
                       onChange={onChange}
