@@ -13,6 +13,7 @@ import { ZoomedOut } from "./detail-level.ts";
 import { NodeTitle } from "./NodeTitle.tsx";
 import { ParamField } from "./ParamField.tsx";
 import { PortMarkers } from "./PortMarkers.tsx";
+import { usePortHints } from "./port-hints.ts";
 import { countRender } from "./render-counts.ts";
 import { type FieldSpec, fieldsOf } from "./schema-fields.ts";
 import { hasSpecialContent, showsOwnResult } from "./special/special-types.ts";
@@ -42,6 +43,9 @@ import { UploadProgress } from "./UploadProgress.tsx";
  * and output. Memoized; it re-renders only when its own node object changes (or the zoom
  * crosses the detail threshold, provided by the canvas as ZoomedOut).
  */
+const NO_PORTS: readonly { id: string }[] = [];
+const hintClass = (hint: string | undefined) => (hint ? ` hint-${hint}` : "");
+
 /** A parameter's control: one a port of the same name can feed follows that wire. */
 function Field(props: {
   id: string;
@@ -75,6 +79,7 @@ export const GenericNode = memo(function GenericNode({
   // Drawn: React Flow measures it now, so its size hint (document/size-hints.ts) can go.
   useEffect(() => documents.getState().drawn(id), [documents, id]);
   const [advanced, setAdvanced] = useState(false);
+  const hints = usePortHints(id, definition?.inputs ?? NO_PORTS, definition?.outputs ?? NO_PORTS);
   const onChange = useCallback(
     (name: string, value: unknown) => documents.getState().setParam(id, name, value),
     [id, documents],
@@ -132,7 +137,7 @@ export const GenericNode = memo(function GenericNode({
       <div className="node-ports">
         <ul className="ports inputs">
           {definition.inputs.map((port) => (
-            <li key={port.id} className="port">
+            <li key={port.id} className={`port${hintClass(hints?.inputs[port.id])}`}>
               <Handle
                 type="target"
                 position={Position.Left}
@@ -152,7 +157,7 @@ export const GenericNode = memo(function GenericNode({
         </ul>
         <ul className="ports outputs">
           {definition.outputs.map((port) => (
-            <li key={port.id} className="port">
+            <li key={port.id} className={`port${hintClass(hints?.outputs[port.id])}`}>
               {port.label}
               <Handle
                 type="source"
