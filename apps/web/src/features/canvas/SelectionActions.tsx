@@ -9,7 +9,7 @@ import {
 import { memo } from "react";
 import { useShallow } from "zustand/react/shallow";
 import { notify } from "../../ui/notify.ts";
-import { useDocument } from "../document/context.tsx";
+import { useDocument, useDocumentStore } from "../document/context.tsx";
 
 const ALIGN_LABELS: Record<AlignMode, string> = {
   left: "Align left",
@@ -46,6 +46,15 @@ export const SelectionActions = memo(function SelectionActions({
     const message = actions.arrangeSelection("Align", (nodes) => alignNodes(nodes, mode));
     if (message) notify.error(message);
   };
+  const documents = useDocumentStore();
+  // The layout library loads on the first Tidy up, not with the toolbar.
+  const tidy = async () => {
+    const { tidyUp } = await import("./tidy-up.ts");
+    const message = actions.arrangeSelection("Tidy up", (nodes) =>
+      tidyUp(nodes, documents.getState().edges),
+    );
+    if (message) notify.error(message);
+  };
   const distribute = (axis: DistributeAxis) => {
     const message = actions.arrangeSelection("Distribute", (nodes) => distributeNodes(nodes, axis));
     if (message) notify.error(message);
@@ -75,6 +84,13 @@ export const SelectionActions = memo(function SelectionActions({
           {axis === "horizontal" ? "↔" : "↕"}
         </button>
       ))}
+      <button
+        type="button"
+        onClick={() => void tidy()}
+        title="Lay the selection out left to right along its wires"
+      >
+        Tidy up
+      </button>
       <button
         type="button"
         onClick={() =>
