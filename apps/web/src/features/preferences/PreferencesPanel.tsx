@@ -1,6 +1,12 @@
 import { Modal } from "../../ui/Modal.tsx";
 import { setDesktopNotifications } from "../runs/notifications.ts";
-import { type Preferences, usePreferences } from "./store.ts";
+import { type Preferences, THEME_CHOICES, type ThemeChoice, usePreferences } from "./store.ts";
+
+const THEME_LABELS: Record<ThemeChoice, string> = {
+  system: "As the system",
+  light: "Light",
+  dark: "Dark",
+};
 
 type Toggle = { key: keyof Preferences; label: string };
 
@@ -35,6 +41,22 @@ export function PreferencesPanel({ onClose }: { onClose(): void }) {
   return (
     <Modal label="Preferences" onClose={onClose}>
       <h2>Preferences</h2>
+      <label className="pref">
+        Theme
+        <select
+          aria-label="Theme"
+          value={preferences.theme}
+          onChange={(event) =>
+            preferences.setPreference("theme", event.target.value as ThemeChoice)
+          }
+        >
+          {THEME_CHOICES.map((choice) => (
+            <option key={choice} value={choice}>
+              {THEME_LABELS[choice]}
+            </option>
+          ))}
+        </select>
+      </label>
       {TOGGLES.map(checkbox)}
       <label className="pref">
         <input

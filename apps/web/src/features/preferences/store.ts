@@ -14,7 +14,12 @@ export const PREFERENCES = {
   desktopNotifications: NOTIFICATION_SETTING_DEFAULT,
   /** Run all, Run to here and app runs estimated above this (US dollars) ask first. */
   confirmRunAboveUsd: 1,
+  /** Light or dark, or as the system says. */
+  theme: "system" as ThemeChoice,
 };
+
+export const THEME_CHOICES = ["system", "light", "dark"] as const;
+export type ThemeChoice = (typeof THEME_CHOICES)[number];
 
 export type Preferences = typeof PREFERENCES;
 
