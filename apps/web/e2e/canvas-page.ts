@@ -70,6 +70,39 @@ export class CanvasPage {
     await this.page.mouse.up();
   }
 
+  /**
+   * Drags a node by its header so that its top-left lands at a screen point. A header under
+   * the selection toolbar is freed first (by clearing the selection).
+   */
+  async dragTo(nodeId: string, to: { x: number; y: number }): Promise<void> {
+    const header = this.node(nodeId).locator(".node-header, .group-title").first();
+    const covered = await header.evaluate((element) => {
+      const box = element.getBoundingClientRect();
+      const hit = document.elementFromPoint(box.x + 20, box.y + box.height / 2);
+      return !hit || !element.contains(hit);
+    });
+    if (covered) await this.page.locator(".react-flow__pane").click({ position: { x: 5, y: 5 } });
+    const at = await this.position(nodeId);
+    await this.drag(nodeId, to.x - at.x, to.y - at.y);
+  }
+
+  /**
+   * Adds from the palette, then drags the node to where a palette click used to put it (the
+   * view's centre less 160 × 120, 40 further for each node already there, mod 8; at zoom
+   * 0.8) moved by (dx, dy): new nodes now go to free spots, and the specs' layouts were
+   * drawn from those points. Returns the node's id.
+   */
+  async addAndMove(displayName: string, dx: number, dy: number): Promise<string> {
+    const step = ((await this.nodeIds()).length % 8) * 32;
+    const id = await this.add(displayName);
+    const origin = await this.page.evaluate(() => ({
+      x: Math.round(window.innerWidth / 2 - 128),
+      y: Math.round(window.innerHeight / 2 - 96),
+    }));
+    await this.dragTo(id, { x: origin.x + step + dx, y: origin.y + step + dy });
+    return id;
+  }
+
   async select(ids: string[]): Promise<void> {
     for (const [index, id] of ids.entries()) {
       const header = this.node(id).locator(".node-header, .group-title").first();

@@ -84,6 +84,9 @@ test.describe("canvas editor", () => {
     const canvas = new CanvasPage(page);
     await canvas.open();
     // 21 recorded "Add node" entries, then one delete of all 21 (over the 20-node limit).
+    // New nodes do not overlap: zoomed out, all 21 fit in view (only those are drawn).
+    for (let step = 0; step < 3; step++)
+      await page.getByRole("button", { name: "Zoom Out" }).click();
     for (let count = 0; count < 21; count++) await canvas.add("Text");
     await canvas.page.locator(".react-flow__pane").click({ position: { x: 5, y: 5 } });
     await page.keyboard.press("Control+a");
@@ -103,8 +106,17 @@ test.describe("canvas editor", () => {
     const a = await canvas.add("Text");
     const b = await canvas.add("Text");
     const c = await canvas.add("Text");
-    await canvas.drag(a, -300, 0);
-    await canvas.drag(c, 300, 60);
+    // New nodes go to free spots around the view's centre: the layout is drawn from a point
+    // there (the centre less 160 × 120 at zoom 0.8), with nothing selected (the toolbar
+    // at the top may cover a header).
+    const origin = await page.evaluate(() => ({
+      x: Math.round(window.innerWidth / 2 - 128),
+      y: Math.round(window.innerHeight / 2 - 96),
+    }));
+    await page.locator(".react-flow__pane").click({ position: { x: 5, y: 5 } });
+    await canvas.dragTo(c, { x: origin.x + 364, y: origin.y + 124 });
+    await canvas.dragTo(a, { x: origin.x - 300, y: origin.y });
+    await canvas.dragTo(b, { x: origin.x + 32, y: origin.y + 32 });
     await canvas.select([a]);
     await page.getByRole("button", { name: "Align top" }).click();
     await expect(canvas.toast("Align needs 2 or more selected nodes")).toBeVisible();

@@ -181,23 +181,30 @@ test.describe("processing nodes done in the browser and on the server", () => {
     const canvas = new CanvasPage(page);
     await canvas.open();
     await canvas.signUp("merges");
+    // New nodes go to free spots around the view's centre: each is dragged into a layout
+    // drawn from a point there (the centre less 160 × 120 at zoom 0.8).
+    const origin = await page.evaluate(() => ({
+      x: Math.round(window.innerWidth / 2 - 128),
+      y: Math.round(window.innerHeight / 2 - 96),
+    }));
+    const place = async (type: string, dx: number, dy: number) => {
+      const id = await canvas.add(type);
+      await canvas.dragTo(id, { x: origin.x + dx, y: origin.y + dy });
+      return id;
+    };
     const clips: string[] = [];
-    for (const [prompt, dy] of [
-      ["waves at dawn", -260],
-      ["a red kite", 60],
+    for (const [prompt, dx, dy] of [
+      ["waves at dawn", -420, -260],
+      ["a red kite", -388, 92],
     ] as const) {
-      const clip = await canvas.add("Veo 3.1");
-      await canvas.drag(clip, -420, dy);
+      const clip = await place("Veo 3.1", dx, dy);
       await canvas.node(clip).getByRole("textbox", { name: "Prompt" }).fill(prompt);
       clips.push(clip);
     }
-    const sound = await canvas.add("ElevenLabs Sound Effects");
-    await canvas.drag(sound, -60, 330);
+    const sound = await place("ElevenLabs Sound Effects", 4, 394);
     await canvas.node(sound).getByRole("textbox", { name: "Prompt" }).fill("rain on a roof");
-    const merge = await canvas.add("Merge Videos");
-    await canvas.drag(merge, 0, -260);
-    const overlay = await canvas.add("Merge Audio & Video");
-    await canvas.drag(overlay, 380, 0);
+    const merge = await place("Merge Videos", 96, -164);
+    const overlay = await place("Merge Audio & Video", 508, 128);
     await canvas.connect(clips[0] as string, "video", merge, "video1");
     await canvas.connect(clips[1] as string, "video", merge, "video2");
     await canvas.connect(merge, "video", overlay, "video");

@@ -8,14 +8,10 @@ test("the queue panel pauses, reorders and resumes runs, and cancels them all; t
   await canvas.open();
   await canvas.signUp("run-queue");
   // text → image → video, and the same text → a second image model.
-  const text = await canvas.add("Text");
-  await canvas.drag(text, -420, -150);
-  const image = await canvas.add("FLUX1.1 [pro]");
-  await canvas.drag(image, -60, -260);
-  const video = await canvas.add("Runway Gen-4");
-  await canvas.drag(video, 300, -180);
-  const other = await canvas.add("Seedream 4");
-  await canvas.drag(other, -60, 120);
+  const text = await canvas.addAndMove("Text", -420, -150);
+  const image = await canvas.addAndMove("FLUX1.1 [pro]", -60, -260);
+  const video = await canvas.addAndMove("Runway Gen-4", 300, -180);
+  const other = await canvas.addAndMove("Seedream 4", -60, 120);
   await canvas.node(text).getByRole("textbox", { name: "Text" }).fill("a lighthouse");
   await canvas.connect(text, "text", image, "prompt");
   await canvas.connect(image, "image", video, "image");

@@ -47,8 +47,7 @@ test.describe("scene composer", () => {
     await expect(canvas.node(image).locator(".status-pill")).toHaveText("Done", {
       timeout: 20_000,
     });
-    const model = await canvas.add("Hunyuan 3D");
-    await canvas.drag(model, -260, 80);
+    const model = await canvas.addAndMove("Hunyuan 3D", -260, 80);
     await canvas.connect(image, "output", model, "image");
     await canvas.node(model).getByRole("button", { name: "Run", exact: true }).click();
     await expect(canvas.node(model).locator(".status-pill")).toHaveText("Done", {
@@ -56,8 +55,7 @@ test.describe("scene composer", () => {
     });
 
     // The scene composer from the palette, fed both.
-    const scene = await canvas.add("Scene Composer");
-    await canvas.drag(scene, 40, -300);
+    const scene = await canvas.addAndMove("Scene Composer", 40, -300);
     const node = canvas.node(scene);
     await expect(node.getByText("Connect 3D models or images to place them here")).toBeVisible({
       timeout: 20_000,
@@ -93,8 +91,7 @@ test.describe("scene composer", () => {
     expect(await bytesOf(page, moved)).not.toBe(await bytesOf(page, first));
 
     // The capture feeds a video node whose prompt is empty: SPEC §9's default prompt goes.
-    const video = await canvas.add("Kling");
-    await canvas.drag(video, 350, -300);
+    const video = await canvas.addAndMove("Kling", 350, -300);
     await canvas.connect(scene, "image", video, "image");
     await expect(canvas.edges()).toHaveCount(4);
     const generate = page.waitForRequest(

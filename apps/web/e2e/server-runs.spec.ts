@@ -12,14 +12,10 @@ test("Run all on a 4-node chain survives closing the page; the reopened workflow
   const canvas = new CanvasPage(page);
   await canvas.open();
   await canvas.signUp("server-run");
-  const text = await canvas.add("Text");
-  await canvas.drag(text, -520, -150);
-  const image = await canvas.add("FLUX1.1 [pro]");
-  await canvas.drag(image, -160, -200);
-  const video = await canvas.add("Runway Gen-4");
-  await canvas.drag(video, 200, -120);
-  const upscale = await canvas.add("Video Upscaler");
-  await canvas.drag(upscale, 560, -60);
+  const text = await canvas.addAndMove("Text", -520, -150);
+  const image = await canvas.addAndMove("FLUX1.1 [pro]", -160, -200);
+  const video = await canvas.addAndMove("Runway Gen-4", 200, -120);
+  const upscale = await canvas.addAndMove("Video Upscaler", 560, -60);
   await canvas.node(text).getByRole("textbox", { name: "Text" }).fill("a lighthouse at dusk");
   await canvas.connect(text, "text", image, "prompt");
   await canvas.connect(image, "image", video, "image");

@@ -5,6 +5,7 @@ export * from "./content.ts";
 export * from "./duplicate.ts";
 export * from "./group.ts";
 export * from "./order.ts";
+export * from "./placement.ts";
 export * from "./references.ts";
 export * from "./run-cost.ts";
 export * from "./run-inputs.ts";

@@ -17,9 +17,11 @@ import { nodeTypes } from "../nodes/node-types.ts";
 import { NODE_DRAG_TYPE } from "../palette/categories.ts";
 import { type CompatibleChoice, compatibleTypes, type PendingWire } from "../palette/compatible.ts";
 import { usePreferences } from "../preferences/store.ts";
+import { useTheme } from "../preferences/theme.ts";
 import { isViewOnly, useWorkspace } from "../workspace/store.ts";
 import { holdDraggedNodes } from "./drag-hold.ts";
 import { useFlowSync } from "./flow-sync.ts";
+import { addNodeNear, loadPlacement } from "./place-node.ts";
 import { SelectionToolbar } from "./SelectionToolbar.tsx";
 import { useNoSelectionListener } from "./selection-listener.ts";
 import { shortcutFor } from "./shortcuts.ts";
@@ -62,6 +64,7 @@ export function Canvas() {
   const onEdgesChange = useDocument((state) => state.onEdgesChange);
   const showMinimap = usePreferences((state) => state.showMinimap);
   const snapToGrid = usePreferences((state) => state.snapToGrid);
+  const theme = useTheme();
   const flow = useReactFlow();
   const [search, setSearch] = useState<SearchState | null>(null);
   const [help, setHelp] = useState(false);
@@ -105,6 +108,7 @@ export function Canvas() {
         handleId: state.fromHandle.id ?? null,
         side: state.fromHandle.type,
       };
+      void loadPlacement().catch(() => undefined); // ready by the pick
       setSearch({
         screen: { x: point.clientX, y: point.clientY },
         flow: flow.screenToFlowPosition({ x: point.clientX, y: point.clientY }),
@@ -118,6 +122,7 @@ export function Canvas() {
   const onPaneDoubleClick = useCallback(
     (event: MouseEvent) => {
       if (!(event.target as HTMLElement).classList.contains("react-flow__pane")) return;
+      void loadPlacement().catch(() => undefined); // ready by the pick
       setSearch({
         screen: { x: event.clientX, y: event.clientY },
         flow: flow.screenToFlowPosition({ x: event.clientX, y: event.clientY }),
@@ -129,12 +134,14 @@ export function Canvas() {
   const pick = useCallback(
     (definition: NodeDefinition) => {
       if (!search) return;
-      const node = store.getState().addNode(definition.type, search.flow);
       const wire = search.wire;
       const portId = search.choices?.find(
         (choice) => choice.definition.type === definition.type,
       )?.portId;
-      if (wire && portId) {
+      setSearch(null);
+      // At the double-click or the wire's end, or the nearest spot free of other nodes.
+      void addNodeNear(store, definition.type, search.flow).then((node) => {
+        if (!wire || !portId) return;
         const connection =
           wire.side === "source"
             ? {
@@ -150,8 +157,7 @@ export function Canvas() {
                 targetHandle: wire.handleId,
               };
         onConnect(connection);
-      }
-      setSearch(null);
+      });
     },
     [search, store, onConnect],
   );
@@ -173,7 +179,7 @@ export function Canvas() {
       const type = event.dataTransfer.getData(NODE_DRAG_TYPE);
       if (type) {
         event.preventDefault();
-        store.getState().addNode(type, position);
+        void addNodeNear(store, type, position);
         return;
       }
       const files = Array.from(event.dataTransfer.files);
@@ -288,7 +294,7 @@ export function Canvas() {
           minZoom={0.05}
           maxZoom={2}
           defaultViewport={DEFAULT_VIEWPORT}
-          colorMode="dark"
+          colorMode={theme}
           proOptions={{ hideAttribution: true }}
         >
           <Background variant={BackgroundVariant.Dots} gap={GRID[0]} size={1} />

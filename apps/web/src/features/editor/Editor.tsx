@@ -4,6 +4,7 @@ import { whenIdle } from "../../services/when-idle.ts";
 import { LazyToaster } from "../../ui/LazyToaster.tsx";
 import { lazyPart } from "../../ui/lazy-part.tsx";
 import { Canvas, ShortcutSheetPart } from "../canvas/Canvas.tsx";
+import { addNodeNear } from "../canvas/place-node.ts";
 import { DocumentProvider, useDocumentStore } from "../document/context.tsx";
 import { createDocumentStore } from "../document/store.ts";
 import type { DocumentGraph } from "../document/types.ts";
@@ -178,13 +179,12 @@ function Workspace({ openOnStart }: { openOnStart?: string | undefined }) {
 
   const addAtCentre = useCallback(
     (type: string) => {
-      // Near the centre of the view, each new node a step further so none hides another.
+      // At the centre of the view, or the nearest spot there free of other nodes.
       const centre = flow.screenToFlowPosition({
         x: window.innerWidth / 2,
         y: window.innerHeight / 2,
       });
-      const step = (store.getState().nodes.length % 8) * 40;
-      store.getState().addNode(type, { x: centre.x - 160 + step, y: centre.y - 120 + step });
+      void addNodeNear(store, type, centre, true);
     },
     [flow, store],
   );
