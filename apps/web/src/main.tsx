@@ -3,9 +3,6 @@ import "./styles.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/App.tsx";
-import { followTheme } from "./features/preferences/theme.ts";
-
-followTheme();
 
 const root = document.getElementById("root");
 if (!root) throw new Error("Missing #root element");

@@ -5,19 +5,19 @@ import {
   type Connection,
   Controls,
   type FinalConnectionState,
+  type OnConnectStartParams,
   ReactFlow,
   useReactFlow,
 } from "@xyflow/react";
 import { type DragEvent, type MouseEvent, useCallback, useEffect, useRef, useState } from "react";
-import { lazyPart } from "../../ui/lazy-part.tsx";
+import { lazyPart, PART_FAILED } from "../../ui/lazy-part.tsx";
 import { notify } from "../../ui/notify.ts";
 import { useDocument, useDocumentStore } from "../document/context.tsx";
 import { ZoomedOut } from "../nodes/detail-level.ts";
 import { nodeTypes } from "../nodes/node-types.ts";
 import { NODE_DRAG_TYPE } from "../palette/categories.ts";
-import { type CompatibleChoice, compatibleTypes, type PendingWire } from "../palette/compatible.ts";
+import type { CompatibleChoice, PendingWire } from "../palette/compatible.ts";
 import { usePreferences } from "../preferences/store.ts";
-import { useTheme } from "../preferences/theme.ts";
 import { isViewOnly, useWorkspace } from "../workspace/store.ts";
 import { holdDraggedNodes } from "./drag-hold.ts";
 import { useFlowSync } from "./flow-sync.ts";
@@ -64,7 +64,8 @@ export function Canvas() {
   const onEdgesChange = useDocument((state) => state.onEdgesChange);
   const showMinimap = usePreferences((state) => state.showMinimap);
   const snapToGrid = usePreferences((state) => state.snapToGrid);
-  const theme = useTheme();
+  // React Flow's colour modes are the preference's: "system" follows the system itself.
+  const theme = usePreferences((state) => state.theme);
   const flow = useReactFlow();
   const [search, setSearch] = useState<SearchState | null>(null);
   const [help, setHelp] = useState(false);
@@ -79,8 +80,24 @@ export function Canvas() {
 
   // A wire dropped on a handle that refused it says why; dropped on empty canvas, it
   // opens the node search with only the types that can take it.
+  // Port hints (nodes/port-hints.ts): marked on the drawn nodes when a wire drag starts.
+  const hints = useRef<typeof import("../nodes/port-hints.ts") | null>(null);
+  const onConnectStart = useCallback(
+    (_event: unknown, start: OnConnectStartParams) => {
+      const root = document.querySelector<HTMLElement>(".react-flow");
+      if (!root || !start.nodeId || !start.handleType) return;
+      const wire = { node: start.nodeId, handle: start.handleId, side: start.handleType };
+      void import("../nodes/port-hints.ts").then((module) => {
+        hints.current = module;
+        module.showPortHints(root, store.getState(), wire);
+      });
+    },
+    [store],
+  );
   const onConnectEnd = useCallback(
     (event: globalThis.MouseEvent | TouchEvent, state: FinalConnectionState) => {
+      const root = document.querySelector<HTMLElement>(".react-flow");
+      if (root) hints.current?.clearPortHints(root);
       if (state.isValid || !state.fromNode || !state.fromHandle) return;
       if (state.toHandle && state.toNode) {
         const fromSource = state.fromHandle.type === "source";
@@ -109,12 +126,14 @@ export function Canvas() {
         side: state.fromHandle.type,
       };
       void loadPlacement().catch(() => undefined); // ready by the pick
-      setSearch({
-        screen: { x: point.clientX, y: point.clientY },
-        flow: flow.screenToFlowPosition({ x: point.clientX, y: point.clientY }),
-        wire,
-        choices: compatibleTypes(wire),
-      });
+      const screen = { x: point.clientX, y: point.clientY };
+      const at = flow.screenToFlowPosition(screen);
+      // Which nodes could take the wire: worked out by a module loaded with the first drop.
+      void import("../palette/compatible.ts").then(
+        ({ compatibleTypes }) =>
+          setSearch({ screen, flow: at, wire, choices: compatibleTypes(wire) }),
+        () => notify.error(PART_FAILED),
+      );
     },
     [flow, onConnect],
   );
@@ -279,6 +298,7 @@ export function Canvas() {
           onNodesChange={onNodesChange}
           onEdgesChange={onEdgesChange}
           onConnect={onConnect}
+          onConnectStart={onConnectStart}
           onConnectEnd={onConnectEnd}
           onNodeDragStart={markDragging}
           onNodeDragStop={unmarkDragging}

@@ -1,8 +1,9 @@
 import { getNodeDefinition } from "@atelier/core";
-import { Handle, type NodeProps, Position, useStoreApi } from "@xyflow/react";
+import { Handle, type NodeProps, Position, type ReactFlowState, useStoreApi } from "@xyflow/react";
 import { lazy, memo, Suspense, useCallback, useContext, useEffect, useState } from "react";
+import type { StoreApi } from "zustand";
 import { lazyPart } from "../../ui/lazy-part.tsx";
-import { useDocumentStore } from "../document/context.tsx";
+import { useDocument, useDocumentStore } from "../document/context.tsx";
 import { PORT_COLORS } from "../document/factory.ts";
 import type { CanvasNode } from "../document/types.ts";
 import { usePreferences } from "../preferences/store.ts";
@@ -13,11 +14,10 @@ import { ZoomedOut } from "./detail-level.ts";
 import { NodeTitle } from "./NodeTitle.tsx";
 import { ParamField } from "./ParamField.tsx";
 import { PortMarkers } from "./PortMarkers.tsx";
-import { usePortHints } from "./port-hints.ts";
 import { countRender } from "./render-counts.ts";
 import { type FieldSpec, fieldsOf } from "./schema-fields.ts";
 import { hasSpecialContent, showsOwnResult } from "./special/special-types.ts";
-import { WiredParam } from "./WiredParam.tsx";
+import { wiredInto, wireOf } from "./wired-value.ts";
 
 // Outputs, their viewers and the URL allow-list load with the first node that has a result:
 // an empty canvas's first paint does not carry them (bench F1).
@@ -38,30 +38,16 @@ const ResultHistory = lazy(() =>
 
 import { UploadProgress } from "./UploadProgress.tsx";
 
+// What a wire brings into a field: loaded with the first wired field, not with the editor.
+const WiredPreview = lazyPart(() =>
+  import("./WiredPreview.tsx").then((module) => module.WiredPreview),
+);
+
 /**
  * Every catalogue node: header, typed handles, a parameter form from its schema, status
- * and output. Memoized; it re-renders only when its own node object changes (or the zoom
- * crosses the detail threshold, provided by the canvas as ZoomedOut).
+ * and output. Memoized; it re-renders only when its own node object or the wires into it
+ * change (or the zoom crosses the detail threshold, provided by the canvas as ZoomedOut).
  */
-const NO_PORTS: readonly { id: string }[] = [];
-const hintClass = (hint: string | undefined) => (hint ? ` hint-${hint}` : "");
-
-/** A parameter's control: one a port of the same name can feed follows that wire. */
-function Field(props: {
-  id: string;
-  type: string;
-  field: FieldSpec;
-  value: unknown;
-  onChange(name: string, value: unknown): void;
-}) {
-  const fed = getNodeDefinition(props.type)?.inputs.some((port) => port.id === props.field.name);
-  return fed ? (
-    <WiredParam {...props} />
-  ) : (
-    <ParamField field={props.field} value={props.value} onChange={props.onChange} />
-  );
-}
-
 export const GenericNode = memo(function GenericNode({
   id,
   type,
@@ -79,7 +65,7 @@ export const GenericNode = memo(function GenericNode({
   // Drawn: React Flow measures it now, so its size hint (document/size-hints.ts) can go.
   useEffect(() => documents.getState().drawn(id), [documents, id]);
   const [advanced, setAdvanced] = useState(false);
-  const hints = usePortHints(id, definition?.inputs ?? NO_PORTS, definition?.outputs ?? NO_PORTS);
+  const wires = useDocument((state) => wiredInto(state, id, definition?.inputs[0]?.id));
   const onChange = useCallback(
     (name: string, value: unknown) => documents.getState().setParam(id, name, value),
     [id, documents],
@@ -107,6 +93,31 @@ export const GenericNode = memo(function GenericNode({
   const fields = fieldsOf(type);
   const essentials = fields.filter((field) => field.essential);
   const rest = fields.filter((field) => !field.essential);
+  // A field a wire feeds shows what arrives, not an editor whose value the run would ignore;
+  // unplugged, the editor is back with the value typed before.
+  const fieldOf = (field: FieldSpec) => {
+    const wire = wireOf(wires, field.name);
+    const port = wire ? definition.inputs.find((input) => input.id === field.name) : undefined;
+    if (wire && port)
+      return (
+        <WiredPreview
+          key={field.name}
+          flow={flow as unknown as StoreApi<ReactFlowState>}
+          label={field.label}
+          source={wire[0]}
+          handle={wire[1]}
+          type={port.type}
+        />
+      );
+    return (
+      <ParamField
+        key={field.name}
+        field={field}
+        value={data.inputValues?.[field.name]?.value}
+        onChange={onChange}
+      />
+    );
+  };
 
   return (
     <div
@@ -137,7 +148,7 @@ export const GenericNode = memo(function GenericNode({
       <div className="node-ports">
         <ul className="ports inputs">
           {definition.inputs.map((port) => (
-            <li key={port.id} className={`port${hintClass(hints?.inputs[port.id])}`}>
+            <li key={port.id} className="port" data-side="in" data-port={port.id}>
               <Handle
                 type="target"
                 position={Position.Left}
@@ -157,7 +168,7 @@ export const GenericNode = memo(function GenericNode({
         </ul>
         <ul className="ports outputs">
           {definition.outputs.map((port) => (
-            <li key={port.id} className={`port${hintClass(hints?.outputs[port.id])}`}>
+            <li key={port.id} className="port" data-side="out" data-port={port.id}>
               {port.label}
               <Handle
                 type="source"
@@ -173,16 +184,7 @@ export const GenericNode = memo(function GenericNode({
       </div>
       {fields.length > 0 ? (
         <div className="node-params">
-          {essentials.map((field) => (
-            <Field
-              key={field.name}
-              id={id}
-              type={type}
-              field={field}
-              value={data.inputValues?.[field.name]?.value}
-              onChange={onChange}
-            />
-          ))}
+          {essentials.map((field) => fieldOf(field))}
           {rest.length > 0 ? (
             <>
               <button
@@ -193,18 +195,7 @@ export const GenericNode = memo(function GenericNode({
               >
                 {advanced ? "Hide advanced" : `Advanced (${rest.length})`}
               </button>
-              {advanced
-                ? rest.map((field) => (
-                    <Field
-                      key={field.name}
-                      id={id}
-                      type={type}
-                      field={field}
-                      value={data.inputValues?.[field.name]?.value}
-                      onChange={onChange}
-                    />
-                  ))
-                : null}
+              {advanced ? rest.map((field) => fieldOf(field)) : null}
             </>
           ) : null}
         </div>

@@ -1,51 +1,48 @@
-import { validateConnection } from "@atelier/core";
-import { type ConnectionState, useConnection } from "@xyflow/react";
-import { useMemo } from "react";
-import { useDocumentStore } from "../document/context.tsx";
+import { getNodeDefinition, validateConnection } from "@atelier/core";
+import type { DocumentGraph } from "../document/types.ts";
 
-type Hint = "accepts" | "refuses";
-/** While a wire is dragged: each of this node's ports that would take it, and those that would not. */
-export type PortHints = {
-  inputs: Readonly<Record<string, Hint>>;
-  outputs: Readonly<Record<string, Hint>>;
-} | null;
-
-/** The wire being dragged, as a key ("node\0handle\0source|target"), or null. */
-const draggedWire = (connection: ConnectionState) =>
-  connection.inProgress
-    ? `${connection.fromNode.id}\u0000${connection.fromHandle.id ?? ""}\u0000${connection.fromHandle.type}`
-    : null;
-
-/**
- * Port hints for node `id` from core's `validateConnection` — the rule a drop is judged by,
- * not a second copy of it. Worked out once when a drag starts (the selector's key only
- * changes then), not on every pointer move.
+/*
+ * Port hints: while a wire is dragged, each drawn node's ports that would take it are marked
+ * `data-hint="accepts"`, the others "refuses" (styles.css), by core's `validateConnection` —
+ * the rule a drop is judged by, not a second copy of it. Worked out once when the drag starts,
+ * on the nodes drawn then, by marking their port rows: no node re-renders for it. Loaded with
+ * the first dragged wire (Canvas.tsx), off the editor's first load.
  */
-export function usePortHints(
-  id: string,
-  inputs: readonly { id: string }[],
-  outputs: readonly { id: string }[],
-): PortHints {
-  const documents = useDocumentStore();
-  const wire = useConnection(draggedWire);
-  return useMemo(() => {
-    if (!wire) return null;
-    const [fromNode, fromHandle, fromType] = wire.split("\u0000") as [string, string, string];
-    const { nodes, edges } = documents.getState();
-    const graph = {
-      nodes: nodes.map((node) => ({ id: node.id, type: node.type ?? "", data: node.data })),
-      edges,
-    };
-    const hints: Record<string, Hint> = {};
-    // From an output, this node's inputs may take it; from an input, its outputs may feed it.
-    const ports = fromType === "source" ? inputs : outputs;
+
+/** The wire's start: its node, handle, and whether it comes from an output ("source"). */
+export interface WireStart {
+  node: string;
+  handle: string | null;
+  side: "source" | "target";
+}
+
+export function showPortHints(root: HTMLElement, document: DocumentGraph, wire: WireStart) {
+  clearPortHints(root);
+  const graph = {
+    nodes: document.nodes.map((node) => ({ id: node.id, type: node.type ?? "", data: node.data })),
+    edges: document.edges,
+  };
+  const types = new Map(document.nodes.map((node) => [node.id, node.type ?? ""]));
+  // From an output, drawn nodes' inputs may take it; from an input, their outputs may feed it.
+  const side = wire.side === "source" ? "in" : "out";
+  for (const element of root.querySelectorAll<HTMLElement>(".react-flow__node[data-id]")) {
+    const id = element.dataset.id as string;
+    const definition = getNodeDefinition(types.get(id) ?? "");
+    const ports = (side === "in" ? definition?.inputs : definition?.outputs) ?? [];
     for (const port of ports) {
+      const row = element.querySelector<HTMLElement>(
+        `.port[data-side="${side}"][data-port="${CSS.escape(port.id)}"]`,
+      );
+      if (!row) continue;
       const connection =
-        fromType === "source"
-          ? { source: fromNode, sourceHandle: fromHandle, target: id, targetHandle: port.id }
-          : { source: id, sourceHandle: port.id, target: fromNode, targetHandle: fromHandle };
-      hints[port.id] = validateConnection(graph, connection).ok ? "accepts" : "refuses";
+        wire.side === "source"
+          ? { source: wire.node, sourceHandle: wire.handle, target: id, targetHandle: port.id }
+          : { source: id, sourceHandle: port.id, target: wire.node, targetHandle: wire.handle };
+      row.dataset.hint = validateConnection(graph, connection).ok ? "accepts" : "refuses";
     }
-    return fromType === "source" ? { inputs: hints, outputs: {} } : { inputs: {}, outputs: hints };
-  }, [wire, documents, id, inputs, outputs]);
+  }
+}
+
+export function clearPortHints(root: HTMLElement) {
+  for (const row of root.querySelectorAll<HTMLElement>("[data-hint]")) delete row.dataset.hint;
 }

@@ -1,14 +1,13 @@
-import { getNodeDefinition, type PortType, sourceValues } from "@atelier/core";
-import type { CanvasEdge, CanvasNode, DocumentGraph } from "../document/types.ts";
+import type { CanvasEdge, DocumentGraph } from "../document/types.ts";
 
 /*
- * What a wire brings into a node's port, for the node's own field of that name. Lookups are
- * built once per edges (or nodes) array and shared by every node: a drag, which changes
- * positions only, keeps the edges array, so a node with nothing wired costs one map read.
+ * The wires into a node, for its fields a port of the same name can feed (a prompt, a seed).
+ * The lookup is built once per edges array and shared by every node: a drag, which changes
+ * positions only, keeps the edges array, so a node costs one map read. What a wire carries
+ * is read by the lazily loaded preview (WiredPreview.tsx), off the editor's first load.
  */
 
 const intoCache = new WeakMap<readonly CanvasEdge[], Map<string, CanvasEdge[]>>();
-const byIdCache = new WeakMap<readonly CanvasNode[], Map<string, CanvasNode>>();
 
 function into(edges: readonly CanvasEdge[]) {
   let map = intoCache.get(edges);
@@ -20,44 +19,26 @@ function into(edges: readonly CanvasEdge[]) {
   return map;
 }
 
-function byId(nodes: readonly CanvasNode[]) {
-  let map = byIdCache.get(nodes);
-  if (!map) {
-    map = new Map(nodes.map((node) => [node.id, node]));
-    byIdCache.set(nodes, map);
+const FIELD = "\u0001";
+const ENTRY = "\u0002";
+
+/** Node `id`'s wires as one string ("port·source·handle" entries), cheap to compare. */
+export function wiredInto(graph: DocumentGraph, id: string, firstPort: string | undefined) {
+  const edges = into(graph.edges).get(id);
+  if (!edges) return "";
+  return edges
+    .map((edge) =>
+      [edge.targetHandle ?? firstPort ?? "", edge.source, edge.sourceHandle ?? ""].join(FIELD),
+    )
+    .join(ENTRY);
+}
+
+/** The source node and handle of the first wire into `port`, or null. */
+export function wireOf(wires: string, port: string): [string, string] | null {
+  if (!wires) return null;
+  for (const entry of wires.split(ENTRY)) {
+    const [target, source, handle] = entry.split(FIELD) as [string, string, string];
+    if (target === port) return [source, handle];
   }
-  return map;
-}
-
-export interface WiredValue {
-  /** The source node's name ("Text 1", else its type's name). */
-  from: string;
-  /** The first value it sends now (text, or a media URL); "" before it has one. */
-  value: string;
-}
-
-/** Text preview length: enough to recognise a prompt, small to compare. */
-const PREVIEW = 280;
-
-/**
- * The wire into `port` of node `id` as one string (cheap to compare in a selector): "" when
- * nothing is wired there, else JSON of a {@link WiredValue}.
- */
-export function wiredKey(
-  graph: DocumentGraph,
-  id: string,
-  port: string,
-  type: PortType,
-  firstPort: string | undefined,
-): string {
-  const edge = into(graph.edges)
-    .get(id)
-    ?.find((candidate) => (candidate.targetHandle ?? firstPort) === port);
-  if (!edge) return "";
-  const source = byId(graph.nodes).get(edge.source);
-  if (!source) return "";
-  const from =
-    source.data.label ?? getNodeDefinition(source.type ?? "")?.displayName ?? "another node";
-  const value = sourceValues(source, edge.sourceHandle ?? null, type)[0] ?? "";
-  return JSON.stringify({ from, value: value.slice(0, PREVIEW) } satisfies WiredValue);
+  return null;
 }

@@ -71,7 +71,20 @@ export const usePreferences = create<Preferences & PreferenceActions>()((set) =>
     })),
 }));
 
-usePreferences.subscribe((state) => {
+/**
+ * The page's colours: a chosen theme is marked on <html> (`data-theme`); "system" leaves it to
+ * the stylesheet's prefers-color-scheme query. Done as this module loads, before the first
+ * paint, so a stored choice never flashes the other palette.
+ */
+function applyTheme(theme: ThemeChoice) {
+  if (typeof document === "undefined") return;
+  if (theme === "system") delete document.documentElement.dataset.theme;
+  else document.documentElement.dataset.theme = theme;
+}
+applyTheme(usePreferences.getState().theme);
+
+usePreferences.subscribe((state, before) => {
+  if (state.theme !== before.theme) applyTheme(state.theme);
   try {
     // JSON leaves the actions out.
     localStorage.setItem(STORAGE_KEY, JSON.stringify({ state, version: 1 }));
