@@ -253,11 +253,17 @@ async function handleFailure(
 
 type Patch = Partial<typeof jobs.$inferInsert>;
 
+/**
+ * Moves a live job on. A job that ended meanwhile (a cancel while this step read the
+ * provider) is left as it is: a late poll must not bring a cancelled job back.
+ */
 async function update(deps: StepDeps, job: JobRow, patch: Patch) {
-  await deps.db
+  const [changed] = await deps.db
     .update(jobs)
     .set({ ...patch, updatedAt: new Date() })
-    .where(eq(jobs.id, job.id));
+    .where(and(eq(jobs.id, job.id), notInArray(jobs.status, [...TERMINAL])))
+    .returning({ id: jobs.id });
+  if (!changed) return;
   await announceJobChange(deps.db, {
     jobId: job.id,
     userId: job.userId,
