@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import sharp from "sharp";
 
 /*
@@ -199,13 +199,21 @@ export async function listen(
       if (!res.headersSent) res.writeHead(500).end();
     });
   });
+  // Every socket, upgraded ones too: closeAllConnections() forgets a socket once it is
+  // upgraded to a WebSocket, and server.close() would then wait for it.
+  const sockets = new Set<Socket>();
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   return {
     server,
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await closed;
     },
   };
 }
