@@ -59,6 +59,8 @@ describe("generation on the operator's ComfyUI (fake on loopback)", () => {
     const response = await fetch(url);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(type);
+    // Read to the end: an unread body holds its connection open through the server's close.
+    expect((await response.arrayBuffer()).byteLength).toBeGreaterThan(0);
   };
 
   it("tells the editor ComfyUI is configured", async () => {
@@ -99,11 +101,16 @@ describe("generation on the operator's ComfyUI (fake on loopback)", () => {
     await expectStored(job, "imageUrl", /^image\/png/);
   });
 
-  it("a Wan video and a Hunyuan3D model are stored too", async () => {
+  it("Wan and LTX-2 videos and a Hunyuan3D model are stored too", async () => {
     const video = await run("wan-video", { prompt: "surf", image });
     expect(video.endpoint).toBe("comfyui/wan-video");
     expect(video.job.status, video.job.error ?? "").toBe("COMPLETED");
     await expectStored(video.job, "videoUrl", /^video\/mp4/);
+
+    const ltx = await run("ltx-2-video", { prompt: "a lighthouse at dusk" });
+    expect(ltx.endpoint).toBe("comfyui/ltx-2-video");
+    expect(ltx.job.status, ltx.job.error ?? "").toBe("COMPLETED");
+    await expectStored(ltx.job, "videoUrl", /^video\/mp4/);
 
     const model = await run("3d", { image });
     expect(model.job.status, model.job.error ?? "").toBe("COMPLETED");
@@ -115,6 +122,13 @@ describe("generation on the operator's ComfyUI (fake on loopback)", () => {
     const { job } = await run("qwen", { prompt: "a sign" });
     expect(job.status).toBe("FAILED");
     expect(job.error).toBe(
+      `ComfyUI at ${fake.url} cannot run Qwen Image: the model file qwen_image_vae.safetensors (VAELoader vae_name).`,
+    );
+    expect(fake.counters.prompts).toBe(before);
+    // An edit (an image connected) runs Qwen-Image-Edit, which needs the same VAE.
+    const edit = await run("qwen", { prompt: "make it night", image });
+    expect(edit.endpoint).toBe("comfyui/qwen");
+    expect(edit.job.error).toBe(
       `ComfyUI at ${fake.url} cannot run Qwen Image: the model file qwen_image_vae.safetensors (VAELoader vae_name).`,
     );
     expect(fake.counters.prompts).toBe(before);
@@ -138,6 +152,7 @@ describe("generation on the operator's ComfyUI (fake on loopback)", () => {
         "3d-multiview",
         "flux-kontext",
         "flux-spro",
+        "ltx-2-video",
         "qwen",
         "upscaler",
         "video-upscaler",

@@ -153,6 +153,7 @@ export const PROVIDER_RUNS: Readonly<Record<string, ProviderRun>> = {
       "image-to-video": "fal-ai/ltx-2/image-to-video",
       fast: "fal-ai/ltx-2/text-to-video/fast",
       retake: "fal-ai/ltx-2/retake-video",
+      comfyui: "comfyui/ltx-2-video",
     },
   },
   hailuo: {

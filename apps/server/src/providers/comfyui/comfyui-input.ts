@@ -1,14 +1,19 @@
-import { randomInt } from "node:crypto";
 import { getNodeDefinition } from "@atelier/core";
 import type { NodeRun } from "../provider.ts";
-import { fatalError } from "../transport.ts";
+import { type Choice, first, list, num, refuse, seedOf, str } from "./choice.ts";
+import { VIDEO_CHOOSERS } from "./choose-video.ts";
 import threeD from "./templates/3d.json" with { type: "json" };
 import threeDMultiview from "./templates/3d-multiview.json" with { type: "json" };
 import fluxKontext from "./templates/flux-kontext.json" with { type: "json" };
 import fluxKontextEdit from "./templates/flux-kontext-edit.json" with { type: "json" };
 import fluxSpro from "./templates/flux-spro.json" with { type: "json" };
 import fluxSproImage from "./templates/flux-spro-image.json" with { type: "json" };
+import ltx2Video from "./templates/ltx-2-video.json" with { type: "json" };
+import ltx2VideoImage from "./templates/ltx-2-video-image.json" with { type: "json" };
 import qwen from "./templates/qwen.json" with { type: "json" };
+import qwenEdit from "./templates/qwen-edit.json" with { type: "json" };
+import qwenEdit2 from "./templates/qwen-edit-2.json" with { type: "json" };
+import qwenEdit3 from "./templates/qwen-edit-3.json" with { type: "json" };
 import upscaler from "./templates/upscaler.json" with { type: "json" };
 import videoUpscaler from "./templates/video-upscaler.json" with { type: "json" };
 import wanVideo from "./templates/wan-video.json" with { type: "json" };
@@ -40,20 +45,8 @@ export interface ComfyRequest {
   output: { node: string; port: string };
 }
 
-export const COMFYUI_MESSAGES = {
-  unsupported: (what: string, model: string) => `ComfyUI cannot run ${model} with ${what}.`,
-  missing: (model: string, url: string, missing: string) =>
-    `ComfyUI at ${url} cannot run ${model}: ${missing}.`,
-  denied: (url: string, status: number) =>
-    `ComfyUI at ${url} refused our credentials (HTTP ${status}): check COMFYUI_AUTH_HEADER.`,
-  unreachable: "ComfyUI cannot be reached. Check that it is running and COMFYUI_URL is right.",
-  rejected: (model: string, reason: string) => `ComfyUI refused the ${model} workflow: ${reason}`,
-  failed: (reason: string) => `ComfyUI failed: ${reason}`,
-  lost: "ComfyUI no longer knows this job (it was restarted?). Run the node again.",
-  interrupted: "The run was stopped on ComfyUI.",
-} as const;
+export { COMFYUI_MESSAGES } from "./messages.ts";
 
-/** A template: its graph, and where its result comes out. */
 /** A template: the node type it serves, its graph, and where its result comes out. */
 export interface Template {
   node: string;
@@ -72,11 +65,21 @@ export const TEMPLATES: Record<string, Template> = {
   "flux-kontext": image("flux-kontext", fluxKontext),
   "flux-kontext-edit": image("flux-kontext", fluxKontextEdit),
   qwen: image("qwen", qwen),
+  // Qwen-Image-Edit-2509 with one, two or three input images (TextEncodeQwenImageEditPlus).
+  "qwen-edit": image("qwen", qwenEdit),
+  "qwen-edit-2": image("qwen", qwenEdit2),
+  "qwen-edit-3": image("qwen", qwenEdit3),
   "wan-video": { node: "wan-video", graph: wanVideo, output: { node: "14", port: "video" } },
   "wan-video-image": {
     node: "wan-video",
     graph: wanVideoImage,
     output: { node: "14", port: "video" },
+  },
+  "ltx-2-video": { node: "ltx-2-video", graph: ltx2Video, output: { node: "29", port: "video" } },
+  "ltx-2-video-image": {
+    node: "ltx-2-video",
+    graph: ltx2VideoImage,
+    output: { node: "29", port: "video" },
   },
   "3d": { node: "3d", graph: threeD, output: { node: "10", port: "model" } },
   "3d-multiview": {
@@ -119,28 +122,6 @@ function videoSize(resolution: string, ratio: string): [number, number] {
   if (ratio === "9:16") return [lines, long];
   if (ratio === "1:1") return [lines, lines];
   return [long, lines];
-}
-
-const num = (value: unknown, fallback: number) =>
-  typeof value === "number" && Number.isFinite(value) ? value : fallback;
-const str = (value: unknown, fallback = "") => (typeof value === "string" ? value : fallback);
-/** The node's seed, or a fresh one (ComfyUI has no "random" seed of its own). */
-const seedOf = (params: Record<string, unknown>) =>
-  typeof params.seed === "number" ? params.seed : randomInt(0, 2 ** 31);
-
-const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
-
-interface Choice {
-  template: string;
-  values: Record<string, unknown>;
-  uploads?: Record<string, string>;
-}
-
-function refuse(run: NodeRun, model: string, what: string): never {
-  throw fatalError(
-    `comfyui: ${run.nodeType} with ${what}`,
-    COMFYUI_MESSAGES.unsupported(what, model),
-  );
 }
 
 const imageSizeOf = (params: Record<string, unknown>) =>
@@ -188,21 +169,26 @@ const CHOOSE: Record<string, (run: NodeRun) => Choice> = {
   },
   qwen: (run) => {
     const p = run.params;
-    if (run.inputs.image || run.inputs.referenceImages)
-      refuse(run, "Qwen Image", "an input image (text to image only)");
     const [width, height] = imageSizeOf(p);
+    const values = {
+      prompt: str(p.prompt),
+      negativePrompt: str(p.negativePrompt),
+      guidance: num(p.guidanceScale, 2.5),
+      steps: num(p.numInferenceSteps, 30),
+      batch: num(p.numImages, 1),
+      seed: seedOf(p),
+      width,
+      height,
+    };
+    // With images: Qwen-Image-Edit-2509, which takes up to three (image first, then references).
+    const images = [...list(run.inputs.image), ...list(run.inputs.referenceImages)];
+    if (images.length === 0) return { template: "qwen", values };
+    if (images.length > 3) refuse(run, "Qwen Image Edit 2509", "more than three images");
+    const uploads = Object.fromEntries(images.map((url, i) => [`image${i + 1}`, url]));
     return {
-      template: "qwen",
-      values: {
-        prompt: str(p.prompt),
-        negativePrompt: str(p.negativePrompt),
-        guidance: num(p.guidanceScale, 2.5),
-        steps: num(p.numInferenceSteps, 30),
-        batch: num(p.numImages, 1),
-        seed: seedOf(p),
-        width,
-        height,
-      },
+      template: images.length === 1 ? "qwen-edit" : `qwen-edit-${images.length}`,
+      values,
+      uploads,
     };
   },
   "wan-video": (run) => {
@@ -284,6 +270,7 @@ const CHOOSE: Record<string, (run: NodeRun) => Choice> = {
       uploads: { image },
     };
   },
+  ...VIDEO_CHOOSERS,
 };
 
 /** The node types ComfyUI templates cover. */
