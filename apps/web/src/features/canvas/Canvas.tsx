@@ -46,6 +46,9 @@ export const ShortcutSheetPart = lazyPart(() =>
 const ZoomedOutWires = lazyPart(() =>
   import("./ZoomedOutWires.tsx").then((module) => module.ZoomedOutWires),
 );
+const KeyboardWiring = lazyPart(() =>
+  import("../keyboard/KeyboardWiring.tsx").then((module) => module.KeyboardWiring),
+);
 const OverviewMap = lazyPart(() =>
   import("./OverviewMap.tsx").then((module) => module.OverviewMap),
 );
@@ -324,7 +327,12 @@ export function Canvas() {
         </ReactFlow>
       </ZoomedOut.Provider>
       <div className="drag-shield" aria-hidden="true" />
-      {viewOnly ? null : <SelectionToolbar />}
+      {viewOnly ? null : (
+        <>
+          <SelectionToolbar />
+          <KeyboardWiring />
+        </>
+      )}
       {empty && !viewOnly ? (
         <div className="empty-canvas">
           <p>Double-click anywhere to add a node</p>

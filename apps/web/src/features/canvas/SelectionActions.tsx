@@ -10,6 +10,7 @@ import { memo } from "react";
 import { useShallow } from "zustand/react/shallow";
 import { notify } from "../../ui/notify.ts";
 import { useDocument, useDocumentStore } from "../document/context.tsx";
+import { CONNECT_EVENT } from "../keyboard/connect-event.ts";
 
 const ALIGN_LABELS: Record<AlignMode, string> = {
   left: "Align left",
@@ -91,6 +92,15 @@ export const SelectionActions = memo(function SelectionActions({
       >
         Tidy up
       </button>
+      {count === 1 ? (
+        <button
+          type="button"
+          title="Wire this node from the keyboard (C)"
+          onClick={() => window.dispatchEvent(new Event(CONNECT_EVENT))}
+        >
+          Connect…
+        </button>
+      ) : null}
       <button
         type="button"
         onClick={() =>

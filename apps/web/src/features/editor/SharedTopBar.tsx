@@ -28,7 +28,7 @@ export function SharedTopBar({ onApiTokens, onPreferences, onShortcuts, onSignIn
   const persistence = usePersistence();
   return (
     <header className="top-bar">
-      <span className="logo">Atelier</span>
+      <h1 className="logo">Atelier</h1>
       <input
         className="workflow-name"
         aria-label="Workflow name"

@@ -49,7 +49,7 @@ export const TopBar = memo(function TopBar({
 
   return (
     <header className="top-bar">
-      <span className="logo">Atelier</span>
+      <h1 className="logo">Atelier</h1>
       <input
         className="workflow-name"
         aria-label="Workflow name"

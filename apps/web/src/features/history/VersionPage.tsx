@@ -110,7 +110,7 @@ function VersionView({
   return (
     <div className="app-shell">
       <header className="top-bar">
-        <span className="logo">Atelier</span>
+        <h1 className="logo">Atelier</h1>
         <span className="workflow-name">{opened.state === "open" ? opened.name : "…"}</span>
         <span className="share-badge" title="A saved version, read-only">
           Version {version}

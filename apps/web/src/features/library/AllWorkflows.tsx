@@ -58,7 +58,7 @@ export function AllWorkflows({ revision }: { revision: string }) {
 
   return (
     <section aria-label="All workflows">
-      <h3>{user ? "Your workflows" : "On this device"}</h3>
+      <h2>{user ? "Your workflows" : "On this device"}</h2>
       <div className="library-tools">
         <input
           type="search"

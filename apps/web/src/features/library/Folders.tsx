@@ -106,7 +106,7 @@ export function Folders({ onChanged, revision }: { onChanged(): void; revision: 
 
   return (
     <section aria-label="Folders" className="folders">
-      <h3>Folders</h3>
+      <h2>Folders</h2>
       <form onSubmit={create} className="inline-form">
         <input
           aria-label="New folder name"

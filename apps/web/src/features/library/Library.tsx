@@ -50,7 +50,7 @@ export function Library() {
         New workflow
       </button>
       <section aria-label="Recent workflows">
-        <h3>Recent</h3>
+        <h2>Recent</h2>
         {recent.length === 0 ? (
           <p className="muted">Nothing opened yet</p>
         ) : (
@@ -64,7 +64,7 @@ export function Library() {
       </section>
       {backups.length > 0 ? (
         <section aria-label="Backups">
-          <h3>Recover a backup</h3>
+          <h2>Recover a backup</h2>
           <ul>
             {backups.map((backup) => (
               <li key={backup.id}>

@@ -202,7 +202,8 @@ export const GenericNode = memo(function GenericNode({
       ) : null}
       {hasSpecialContent(type) ? <SpecialContent id={id} type={type} data={data} /> : null}
       {showsOwnResult(type) ? null : (
-        <section className="node-output" aria-label="Output">
+        // Not a named region: one landmark per node would flood the landmark list.
+        <div className="node-output">
           {data.outputs && Object.keys(data.outputs).length > 0 ? (
             <Suspense fallback={null}>
               <MediaPreview outputs={data.outputs} />
@@ -229,7 +230,7 @@ export const GenericNode = memo(function GenericNode({
               />
             </Suspense>
           ) : null}
-        </section>
+        </div>
       )}
     </div>
   );

@@ -33,7 +33,7 @@ export const Palette = memo(function Palette({ onAdd }: Props) {
         if (items.length === 0) return null;
         return (
           <section key={category} aria-label={CATEGORY_LABELS[category]}>
-            <h3>{CATEGORY_LABELS[category]}</h3>
+            <h2>{CATEGORY_LABELS[category]}</h2>
             <ul>
               {items.map((definition) => (
                 <li key={definition.type}>

@@ -1,0 +1,93 @@
+import { useEffect, useRef, useState } from "react";
+import { notify } from "../../ui/notify.ts";
+import { useDocumentStore } from "../document/context.tsx";
+import { ConnectDialog } from "./ConnectDialog.tsx";
+import { CONNECT_EVENT } from "./connect-event.ts";
+
+/*
+ * The canvas from the keyboard (loaded off the editor's first load):
+ * - Tab / Shift+Tab on a node go to the next / previous node, not through its fields;
+ * - Enter on a node opens its form (focus on its first field); Escape in a field goes back
+ *   to the node;
+ * - C, or the selection toolbar's "Connect…", lists the wires the node could take or give.
+ */
+
+const NODE = ".react-flow__node[data-id]";
+const FIELD = "input, textarea, select";
+
+const typing = (element: Element | null) =>
+  element instanceof HTMLElement &&
+  (element.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(element.tagName));
+
+export function KeyboardWiring() {
+  const store = useDocumentStore();
+  const [connecting, setConnecting] = useState<string | null>(null);
+  const returnTo = useRef<string | null>(null);
+
+  useEffect(() => {
+    /** The node to connect: the focused one, else the only one selected. */
+    const chosenNode = () => {
+      const focused = document.activeElement?.closest<HTMLElement>(NODE)?.dataset.id;
+      if (focused) return focused;
+      const selected = store.getState().nodes.filter((node) => node.selected);
+      return selected.length === 1 ? (selected[0]?.id ?? null) : null;
+    };
+    const openConnect = () => {
+      const id = chosenNode();
+      if (id) setConnecting(id);
+      else notify.info("Select one node to connect it");
+    };
+    const onKeyDown = (event: KeyboardEvent) => {
+      const active = document.activeElement;
+      const node = active instanceof HTMLElement && active.matches(NODE) ? active : null;
+      if (node && event.key === "Tab" && !event.ctrlKey && !event.altKey && !event.metaKey) {
+        const nodes = [...document.querySelectorAll<HTMLElement>(NODE)];
+        const next = nodes[nodes.indexOf(node) + (event.shiftKey ? -1 : 1)];
+        if (!next) return; // past the last node: on to the rest of the page
+        event.preventDefault();
+        next.focus();
+      } else if (node && event.key === "Enter") {
+        const field = node.querySelector<HTMLElement>(FIELD);
+        if (!field) return;
+        event.preventDefault();
+        field.focus();
+      } else if (event.key === "Escape" && typing(active)) {
+        const owner = active?.closest<HTMLElement>(NODE);
+        if (!owner) return;
+        event.preventDefault();
+        owner.focus();
+      } else if (
+        event.key.toLowerCase() === "c" &&
+        !event.ctrlKey &&
+        !event.metaKey &&
+        !event.altKey &&
+        !typing(active) &&
+        !document.querySelector("dialog[open]")
+      ) {
+        event.preventDefault();
+        openConnect();
+      }
+    };
+    document.addEventListener("keydown", onKeyDown);
+    window.addEventListener(CONNECT_EVENT, openConnect);
+    return () => {
+      document.removeEventListener("keydown", onKeyDown);
+      window.removeEventListener(CONNECT_EVENT, openConnect);
+    };
+  }, [store]);
+
+  // Once the dialog is gone, back to its node, so Tab and C go on from where they were.
+  useEffect(() => {
+    const id = returnTo.current;
+    if (connecting || !id) return;
+    returnTo.current = null;
+    document.querySelector<HTMLElement>(`${NODE}[data-id="${CSS.escape(id)}"]`)?.focus();
+  }, [connecting]);
+
+  if (!connecting) return null;
+  const close = () => {
+    returnTo.current = connecting;
+    setConnecting(null);
+  };
+  return <ConnectDialog nodeId={connecting} onClose={close} />;
+}

@@ -1,0 +1,2 @@
+/** Fired by the selection toolbar's "Connect…" button; KeyboardWiring opens the dialog. */
+export const CONNECT_EVENT = "atelier:connect";
