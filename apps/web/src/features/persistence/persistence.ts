@@ -74,6 +74,19 @@ export function createPersistence(documents: DocumentStore) {
     const { workflowId, name, basedOn, dirty } = workspace.getState();
     if (!dirty) return;
     const data = await serializeCurrent(documents);
+    // A save that began or ended while this serialized makes it stale: written now, it would
+    // bring back on reload the id and base version from before that save (a second row, a
+    // lost conflict check). Still unsaved after it: journaled again, with what is true then.
+    const now = workspace.getState();
+    if (
+      now.workflowId !== workflowId ||
+      now.basedOn !== basedOn ||
+      !now.dirty ||
+      now.save.state === "saving"
+    ) {
+      if (now.dirty) journalTimer ??= setTimeout(() => void journalNow(), JOURNAL_DELAY_MS);
+      return;
+    }
     await (await journal()).writeJournal({
       workflowId,
       name,
