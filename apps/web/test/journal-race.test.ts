@@ -3,12 +3,18 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 // The journal's IndexedDB write, recorded; the serialization, held until a test lets it go.
 const seen = vi.hoisted(() => ({
   writes: [] as { workflowId: string | null; basedOn: string | null }[],
+  writtenAt: [] as number[],
   release: null as (() => void) | null,
 }));
 vi.mock("../src/features/persistence/journal.ts", async (importOriginal) => ({
   ...(await importOriginal<typeof import("../src/features/persistence/journal.ts")>()),
-  writeJournal: async (entry: { workflowId: string | null; basedOn: string | null }) => {
+  writeJournal: async (entry: {
+    workflowId: string | null;
+    basedOn: string | null;
+    writtenAt: number;
+  }) => {
     seen.writes.push({ workflowId: entry.workflowId, basedOn: entry.basedOn });
+    seen.writtenAt.push(entry.writtenAt);
   },
 }));
 vi.mock("../src/features/persistence/document-io.ts", async (importOriginal) => {
@@ -48,6 +54,7 @@ const saved = (dirty: boolean) =>
 describe("a journal write overtaken by a save", () => {
   beforeEach(() => {
     seen.writes = [];
+    seen.writtenAt = [];
     seen.release = null;
     opened({ workflowId: null, location: null, basedOn: null, name: "Untitled", dirty: false });
   });
@@ -83,5 +90,28 @@ describe("a journal write overtaken by a save", () => {
   it("is made again with the saved id and version when edits remain unsaved", async () => {
     await editThenSave(true);
     expect(seen.writes).toEqual([{ workflowId: "wf-1", basedOn: "v-1" }]);
+  });
+
+  it("is dated when the document was read, so a page-hide journal of later edits wins", async () => {
+    const documents = createDocumentStore();
+    const persistence = createPersistence(documents);
+    const stop = persistence.start();
+    vi.useFakeTimers();
+    try {
+      documents.getState().addNode("text", { x: 0, y: 0 });
+      const edited = Date.now();
+      await vi.advanceTimersByTimeAsync(1000);
+      await vi.waitFor(() => expect(seen.release).not.toBeNull());
+      const read = Date.now();
+      await vi.advanceTimersByTimeAsync(5000); // a slow serialization (5 MB)
+      letSerializationGo();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(seen.writtenAt).toHaveLength(1);
+      expect(seen.writtenAt[0]).toBeGreaterThanOrEqual(edited + 1000);
+      expect(seen.writtenAt[0]).toBeLessThanOrEqual(read);
+    } finally {
+      vi.useRealTimers();
+      stop();
+    }
   });
 });

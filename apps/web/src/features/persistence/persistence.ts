@@ -73,6 +73,9 @@ export function createPersistence(documents: DocumentStore) {
     deferrals = 0;
     const { workflowId, name, basedOn, dirty } = workspace.getState();
     if (!dirty) return;
+    // Dated when the document is read, not when written: a page-hide journal of later edits,
+    // written while this one serializes, is then the newer of the two.
+    const writtenAt = Date.now();
     const data = await serializeCurrent(documents);
     // A save that began or ended while this serialized makes it stale: written now, it would
     // bring back on reload the id and base version from before that save (a second row, a
@@ -92,7 +95,7 @@ export function createPersistence(documents: DocumentStore) {
       name,
       basedOn,
       data,
-      writtenAt: Date.now(),
+      writtenAt,
     });
     // A workflow kept only on this device has its journal as its version history.
     if (locationOf(workflowId) === "local")
