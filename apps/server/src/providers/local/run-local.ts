@@ -13,6 +13,7 @@ import {
   renderVideo,
   seedFrom,
 } from "./media/index.ts";
+import { audioSettings, imageSettings, videoSettings } from "./settings.ts";
 
 export interface RunLocallyOptions {
   /** A local ffmpeg: the merge nodes are then done for real instead of stood in for. */
@@ -30,22 +31,10 @@ const IMAGE_STAND_INS: Record<string, string> = {
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
-/** "16:9" → width/height within `longSide`, else the fallback shape. */
-function shape(params: Record<string, unknown>, longSide: number, fallback: [number, number]) {
-  const ratio = [params.aspectRatio, params.aspect_ratio, params.ratio]
-    .map((value) => (typeof value === "string" ? /^(\d+)[:x](\d+)$/.exec(value) : null))
-    .find(Boolean);
-  const [w, h] = ratio ? [Number(ratio[1]), Number(ratio[2])] : fallback;
-  const scale = longSide / Math.max(w, h);
-  const even = (value: number) => Math.max(2, Math.round((value * scale) / 2) * 2);
-  return { width: even(w), height: even(h) };
-}
-
-/** Seconds from a number or "5s"/"5", capped so offline runs stay quick. */
-function seconds(value: unknown, fallback: number, cap: number): number {
-  const parsed = typeof value === "number" ? value : Number.parseFloat(String(value ?? ""));
-  return Math.min(cap, Number.isFinite(parsed) && parsed > 0 ? parsed : fallback);
-}
+/** Video length for a node with no duration setting (its model's length follows its input). */
+const DEFAULT_VIDEO_SECONDS = 2;
+/** Audio length for a node with no duration setting (speech, songs). */
+const DEFAULT_AUDIO_SECONDS = 3;
 
 /**
  * Makes a node's outputs offline: real files of each output port's kind, the same bytes for
@@ -86,19 +75,22 @@ export async function runLocally(
           media.push({ output: port.id, bytes: done.bytes, contentType: done.contentType });
           return;
         }
-        const size = shape(params, 768, [4, 3]);
-        const bytes = await renderImage({ prompt, seed, ...size, format: "png" });
-        media.push({ output: port.id, bytes, contentType: "image/png" });
+        // Several images (numImages) go to the node's main image port, as a provider's do.
+        const { count, ...size } = imageSettings(params);
+        const images = await Promise.all(
+          Array.from({ length: port.id === "image" ? count : 1 }, (_, index) =>
+            renderImage({ prompt, seed: seed + index, ...size, format: "png" }),
+          ),
+        );
+        for (const bytes of images)
+          media.push({ output: port.id, bytes, contentType: "image/png" });
         return;
       }
       case "video": {
-        const size = shape(params, 320, [16, 9]);
         const video = await renderVideo({
           prompt,
           seed,
-          ...size,
-          durationSeconds: seconds(params.duration, 2, 3),
-          fps: 12,
+          ...videoSettings(params, DEFAULT_VIDEO_SECONDS),
         });
         media.push({ output: port.id, bytes: video.bytes, contentType: video.contentType });
         if (definition.outputs.some((output) => output.id === "capturedFrame"))
@@ -128,7 +120,7 @@ export async function runLocally(
             : "speech";
         const bytes = renderAudio({
           seed,
-          durationSeconds: seconds(params.duration, 3, 5),
+          ...audioSettings(params, DEFAULT_AUDIO_SECONDS),
           kind,
           prompt,
         });

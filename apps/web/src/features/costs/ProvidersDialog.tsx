@@ -75,9 +75,17 @@ export function ProvidersDialog({ onClose }: { onClose(): void }) {
       ) : (
         <>
           {answer.providers.length === 0 ? (
-            <p className="muted">
-              No provider is configured: every node runs offline on this server.
-            </p>
+            <>
+              <p className="muted">
+                No provider is configured: every node runs offline on this server.
+              </p>
+              <p>
+                To run the real models, the server's operator sets a provider's key in the server's
+                environment (FAL_KEY, RUNWAY_API_KEY, LUMA_API_KEY, GEMINI_API_KEY, OPENAI_API_KEY,
+                ELEVENLABS_API_KEY or REPLICATE_API_TOKEN; see .env.example) or points COMFYUI_URL
+                at their own ComfyUI, then restarts it.
+              </p>
+            </>
           ) : (
             answer.providers.map((provider) => (
               <ProviderSection key={provider.id} provider={provider} />

@@ -10,21 +10,31 @@ import { rngFrom } from "./seed.ts";
 import { artLayers, captionLayer, svgDocument } from "./svg.ts";
 import { muxWebm, vp8FromWebp } from "./webm.ts";
 
-/** Largest video side; VP8 allows more, but a placeholder gains nothing from it. */
-export const MAX_VIDEO_SIDE = 1920;
+/** Largest video side: 4K (3840×2160 either way round); VP8 allows more. */
+export const MAX_VIDEO_SIDE = 3840;
 /** Longest video, in seconds. */
 export const MAX_VIDEO_SECONDS = 60;
+
+/**
+ * Most pixels a clip encodes, summed over its distinct frames. Encoding (sharp's libwebp, one
+ * VP8 keyframe per frame) is nearly all of a render's time; past this budget a clip gets fewer
+ * distinct frames, each shown longer, so an 8 s 720p or 1080p clip renders in about a second on two
+ * cores. Its duration and dimensions stay exactly as asked: only its motion gets choppier.
+ */
+export const VIDEO_PIXEL_BUDGET = 48_000_000;
+/** Fewest distinct frames per second a budgeted clip keeps (two frames at the least). */
+const MIN_BUDGET_FPS = 1;
 
 export interface RenderVideoOptions {
   prompt: string;
   seed: number;
-  /** Pixels, 16–1920; default 320. */
+  /** Pixels, 16–3840; default 320. */
   width?: number;
-  /** Pixels, 16–1920; default 180. */
+  /** Pixels, 16–3840; default 180. */
   height?: number;
   /** Seconds, 0.1–60; default 2. */
   durationSeconds?: number;
-  /** 1–60; default 12. */
+  /** 1–60; default 12. Lowered for large or long clips (see VIDEO_PIXEL_BUDGET). */
   fps?: number;
 }
 
@@ -35,9 +45,24 @@ export interface RenderedVideo {
   capturedFrame: Buffer;
   width: number;
   height: number;
+  /** Exactly the duration asked for (the container's Duration). */
   durationSeconds: number;
+  /** Distinct frames per second actually written (≤ the fps asked for). */
   fps: number;
   frameCount: number;
+}
+
+/** How many distinct frames a clip gets: fps × duration, within the pixel budget. */
+export function videoFrameCount(
+  width: number,
+  height: number,
+  durationSeconds: number,
+  fps: number,
+): number {
+  const wanted = Math.max(1, Math.round(durationSeconds * fps));
+  const affordable = Math.floor(VIDEO_PIXEL_BUDGET / (width * height));
+  const floor = Math.max(2, Math.ceil(durationSeconds * MIN_BUDGET_FPS));
+  return Math.min(wanted, Math.max(affordable, floor));
 }
 
 async function rasterise(svg: Buffer, alpha: boolean): Promise<Raw> {
@@ -49,8 +74,9 @@ async function rasterise(svg: Buffer, alpha: boolean): Promise<Raw> {
 }
 
 /**
- * Renders a deterministic WebM (VP8) video and its captured first frame. Throws
- * LocalMediaError for out-of-range options.
+ * Renders a deterministic WebM (VP8) video of exactly `width`×`height` pixels and
+ * `durationSeconds`, and its captured first frame. Throws LocalMediaError for out-of-range
+ * options.
  */
 export async function renderVideo(options: RenderVideoOptions): Promise<RenderedVideo> {
   const width = dimension("video", "width", options.width ?? 320, MAX_VIDEO_SIDE);
@@ -78,11 +104,11 @@ export async function renderVideo(options: RenderVideoOptions): Promise<Rendered
     ),
     false,
   );
-  const caption = await rasterise(
-    svgDocument(width, height, captionLayer(prompt, width, height)),
-    true,
+  const caption = captionPixels(
+    await rasterise(svgDocument(width, height, captionLayer(prompt, width, height)), true),
   );
-  const frameCount = Math.max(1, Math.round(duration * fps));
+  const frameCount = videoFrameCount(width, height, duration, fps);
+  const durationMs = duration * 1000;
   const path = {
     phase: rng() * Math.PI * 2,
     fx: 1 + Math.floor(rng() * 2),
@@ -92,7 +118,7 @@ export async function renderVideo(options: RenderVideoOptions): Promise<Rendered
 
   const drawFrame = (index: number): Buffer => {
     const t = frameCount === 1 ? 0 : index / (frameCount - 1);
-    const frame = Buffer.alloc(width * height * 3);
+    const frame = Buffer.allocUnsafe(width * height * 3);
     const ox = Math.round(padX * (1 - Math.cos(Math.PI * t)));
     const oy = Math.round(padY * (1 - Math.cos(Math.PI * t * 0.5 + path.phase)) * 0.5);
     for (let y = 0; y < height; y++) {
@@ -106,6 +132,7 @@ export async function renderVideo(options: RenderVideoOptions): Promise<Rendered
     for (let y = Math.max(0, Math.floor(cy - r - 1)); y < Math.min(height, cy + r + 1); y++) {
       for (let x = Math.max(0, Math.floor(cx - r - 1)); x < Math.min(width, cx + r + 1); x++) {
         const cover = Math.max(0, Math.min(1, r - Math.hypot(x + 0.5 - cx, y + 0.5 - cy) + 0.5));
+        if (cover === 0) continue;
         const i = (y * width + x) * 3;
         for (let c = 0; c < 3; c++) {
           frame[i + c] = Math.round(
@@ -114,13 +141,14 @@ export async function renderVideo(options: RenderVideoOptions): Promise<Rendered
         }
       }
     }
-    for (let p = 0; p < width * height; p++) {
-      const a = (caption.data[p * 4 + 3] ?? 0) / 255;
-      if (a === 0) continue;
-      for (let c = 0; c < 3; c++) {
-        const i = p * 3 + c;
-        frame[i] = Math.round((frame[i] ?? 0) * (1 - a) + (caption.data[p * 4 + c] ?? 0) * a);
-      }
+    // The caption, blended where it covers anything (its band, not the whole frame).
+    for (let k = 0; k < caption.at.length; k++) {
+      const i = (caption.at[k] ?? 0) * 3;
+      const a = caption.alpha[k] ?? 0;
+      for (let c = 0; c < 3; c++)
+        frame[i + c] = Math.round(
+          (frame[i + c] ?? 0) * (1 - a) + (caption.rgb[k * 3 + c] ?? 0) * a,
+        );
     }
     const bar = Math.round(width * ((index + 1) / frameCount));
     const barHeight = Math.max(2, Math.round(height / 60));
@@ -138,16 +166,19 @@ export async function renderVideo(options: RenderVideoOptions): Promise<Rendered
       batch.map(async (index) => {
         const pixels = drawFrame(index);
         if (index === 0) first = pixels;
-        const webp = await sharp(pixels, raw).webp({ quality: 80, effort: 2 }).toBuffer();
-        return { vp8: vp8FromWebp(webp), timestampMs: Math.round((index * 1000) / fps) };
+        const webp = await sharp(pixels, raw).webp({ quality: 80, effort: 0 }).toBuffer();
+        return {
+          vp8: vp8FromWebp(webp),
+          timestampMs: Math.round((index * durationMs) / frameCount),
+        };
       }),
     );
     frames.push(...encoded);
   }
-  const durationMs = (frameCount * 1000) / fps;
-  const bytes = muxWebm({ width, height, fps, durationMs, frames });
+  const frameRate = frameCount / duration;
+  const bytes = muxWebm({ width, height, fps: frameRate, durationMs, frames });
   const capturedFrame = await sharp(first ?? drawFrame(0), raw)
-    .png()
+    .png({ compressionLevel: 3 })
     .toBuffer();
   return {
     bytes,
@@ -155,8 +186,22 @@ export async function renderVideo(options: RenderVideoOptions): Promise<Rendered
     capturedFrame,
     width,
     height,
-    durationSeconds: durationMs / 1000,
-    fps,
+    durationSeconds: duration,
+    fps: frameRate,
     frameCount,
   };
+}
+
+/** The caption's covered pixels: their index in the frame, opacity and colour. */
+function captionPixels(caption: Raw) {
+  const count = caption.width * caption.height;
+  const at: number[] = [];
+  for (let p = 0; p < count; p++) if ((caption.data[p * 4 + 3] ?? 0) > 0) at.push(p);
+  const alpha = new Float32Array(at.length);
+  const rgb = new Uint8Array(at.length * 3);
+  at.forEach((p, k) => {
+    alpha[k] = (caption.data[p * 4 + 3] ?? 0) / 255;
+    for (let c = 0; c < 3; c++) rgb[k * 3 + c] = caption.data[p * 4 + c] ?? 0;
+  });
+  return { at: Int32Array.from(at), alpha, rgb };
 }

@@ -28,6 +28,11 @@ const VIEWERS: Record<Kind, Viewer> = {
   audio: lazy(() => import("./AudioViewer.tsx")),
 };
 const ORDER: Kind[] = ["video", "image", "model", "audio"];
+// "Offline preview" (it reads the result's provenance): its own chunk, so what the editor
+// preloads with this preview does not grow.
+const OfflineBadge = lazy(() =>
+  import("./OfflineBadge.tsx").then((module) => ({ default: module.OfflineBadge })),
+);
 /** Viewer of each media output kind (core's media-outputs.ts); a still shows with its model. */
 const KEY_KINDS: Record<string, Kind> = {};
 for (const [key, kind] of Object.entries(MEDIA_OUTPUT_KIND)) {
@@ -135,6 +140,11 @@ export const MediaPreview = memo(function MediaPreview({
   if (groups.length === 0 && !text) return <span className="muted">No output yet</span>;
   return (
     <div className="media-preview">
+      {groups.length > 0 ? (
+        <Suspense fallback={null}>
+          <OfflineBadge outputs={outputs} />
+        </Suspense>
+      ) : null}
       {groups.map((group) => (
         <MediaGroup key={group.kind} {...group} />
       ))}
