@@ -4,7 +4,7 @@ import { precompress } from "./precompress.ts";
 
 export default defineConfig({
   plugins: [react(), precompress()],
-  build: { outDir: "dist", sourcemap: true },
+  build: { outDir: "dist", sourcemap: true, modulePreload: { polyfill: false } },
   server: { proxy: { "/api": "http://localhost:3000" } },
   test: {
     name: "web",

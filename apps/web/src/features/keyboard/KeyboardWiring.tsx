@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
+import { lazyPart } from "../../ui/lazy-part.tsx";
 import { notify } from "../../ui/notify.ts";
 import { useDocumentStore } from "../document/context.tsx";
-import { ConnectDialog } from "./ConnectDialog.tsx";
 import { CONNECT_EVENT } from "./connect-event.ts";
 
 /*
@@ -11,6 +11,11 @@ import { CONNECT_EVENT } from "./connect-event.ts";
  *   to the node;
  * - C, or the selection toolbar's "Connect…", lists the wires the node could take or give.
  */
+
+// The list and its dialog load when first asked for.
+const ConnectDialog = lazyPart(() =>
+  import("./ConnectDialog.tsx").then((module) => module.ConnectDialog),
+);
 
 const NODE = ".react-flow__node[data-id]";
 const FIELD = "input, textarea, select";
