@@ -17,6 +17,7 @@ import { ZoomedOut } from "../nodes/detail-level.ts";
 import { nodeTypes } from "../nodes/node-types.ts";
 import { NODE_DRAG_TYPE } from "../palette/categories.ts";
 import type { CompatibleChoice, PendingWire } from "../palette/compatible.ts";
+import { usePersistenceIfAny } from "../persistence/context.tsx";
 import { usePreferences } from "../preferences/store.ts";
 import { isViewOnly, useWorkspace } from "../workspace/store.ts";
 import { holdDraggedNodes } from "./drag-hold.ts";
@@ -49,6 +50,10 @@ const ZoomedOutWires = lazyPart(() =>
 const KeyboardWiring = lazyPart(() =>
   import("../keyboard/KeyboardWiring.tsx").then((module) => module.KeyboardWiring),
 );
+// The empty canvas's hints and templates: off the first load of a canvas with work on it.
+const EmptyCanvas = lazyPart(() =>
+  import("./EmptyCanvas.tsx").then((module) => module.EmptyCanvas),
+);
 const OverviewMap = lazyPart(() =>
   import("./OverviewMap.tsx").then((module) => module.OverviewMap),
 );
@@ -72,6 +77,7 @@ export function Canvas() {
   const flow = useReactFlow();
   const [search, setSearch] = useState<SearchState | null>(null);
   const [help, setHelp] = useState(false);
+  const persistence = usePersistenceIfAny();
 
   const onConnect = useCallback(
     (connection: Connection) => {
@@ -333,12 +339,7 @@ export function Canvas() {
           <KeyboardWiring />
         </>
       )}
-      {empty && !viewOnly ? (
-        <div className="empty-canvas">
-          <p>Double-click anywhere to add a node</p>
-          <p className="muted">or pick one from the Nodes panel · press ? for shortcuts</p>
-        </div>
-      ) : null}
+      {empty && !viewOnly && persistence ? <EmptyCanvas persistence={persistence} /> : null}
       {search ? (
         <NodeSearch
           at={search.screen}

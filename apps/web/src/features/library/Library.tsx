@@ -1,5 +1,6 @@
 import { LIMITS } from "@atelier/core";
 import { useCallback, useEffect, useState } from "react";
+import { lazyPart } from "../../ui/lazy-part.tsx";
 import { usePersistence } from "../persistence/context.tsx";
 import { usePreferences } from "../preferences/store.ts";
 import { useWorkspace } from "../workspace/store.ts";
@@ -7,6 +8,11 @@ import { AllWorkflows } from "./AllWorkflows.tsx";
 import { EntryButton } from "./EntryButton.tsx";
 import { Folders } from "./Folders.tsx";
 import type { LibraryEntry as Entry } from "./library-actions.ts";
+
+// The gallery and its templates arrive when it is first opened.
+const TemplateGallery = lazyPart(() =>
+  import("../templates/TemplateGallery.tsx").then((module) => module.TemplateGallery),
+);
 
 /** Recent workflows (3 shown, 10 kept) and all workflows: this browser's or the cloud's. */
 export function Library() {
@@ -21,6 +27,7 @@ export function Library() {
     when: entry.accessedAt,
   }));
   const [showAllRecent, setShowAllRecent] = useState(false);
+  const [templates, setTemplates] = useState(false);
   const [backups, setBackups] = useState<Entry[]>([]);
 
   const refresh = useCallback(async () => {
@@ -49,6 +56,12 @@ export function Library() {
       >
         New workflow
       </button>
+      <button type="button" onClick={() => setTemplates(true)}>
+        New from template…
+      </button>
+      {templates ? (
+        <TemplateGallery persistence={persistence} onClose={() => setTemplates(false)} />
+      ) : null}
       <section aria-label="Recent workflows">
         <h2>Recent</h2>
         {recent.length === 0 ? (

@@ -13,8 +13,11 @@ export function PersistenceProvider({
   return <PersistenceContext.Provider value={value}>{children}</PersistenceContext.Provider>;
 }
 
+/** The editor's persistence, or null on pages without one (a saved version's). */
+export const usePersistenceIfAny = (): Persistence | null => useContext(PersistenceContext);
+
 export function usePersistence(): Persistence {
-  const value = useContext(PersistenceContext);
+  const value = usePersistenceIfAny();
   if (!value) throw new Error("usePersistence needs a PersistenceProvider");
   return value;
 }
