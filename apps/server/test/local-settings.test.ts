@@ -106,7 +106,7 @@ describe("local video follows duration, resolution and aspect ratio", () => {
     // Every frame is coded at the full size, and the frames fit the render budget.
     for (const frame of facts.frames) expect(frame).toEqual([width, height]);
     expect(facts.frames.length * width * height).toBeLessThanOrEqual(
-      Math.max(VIDEO_PIXEL_BUDGET, 2 * seconds * width * height),
+      Math.max(VIDEO_PIXEL_BUDGET, 2 * width * height),
     );
     const [frame] = mediaOf(result, "capturedFrame");
     const still = await sharp(frame).metadata();

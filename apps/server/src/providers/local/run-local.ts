@@ -76,14 +76,12 @@ export async function runLocally(
           return;
         }
         // Several images (numImages) go to the node's main image port, as a provider's do.
+        // One after another: six 4K images at once would hold them all in memory together.
         const { count, ...size } = imageSettings(params);
-        const images = await Promise.all(
-          Array.from({ length: port.id === "image" ? count : 1 }, (_, index) =>
-            renderImage({ prompt, seed: seed + index, ...size, format: "png" }),
-          ),
-        );
-        for (const bytes of images)
+        for (let index = 0; index < (port.id === "image" ? count : 1); index++) {
+          const bytes = await renderImage({ prompt, seed: seed + index, ...size, format: "png" });
           media.push({ output: port.id, bytes, contentType: "image/png" });
+        }
         return;
       }
       case "video": {

@@ -22,8 +22,8 @@ export const MAX_VIDEO_SECONDS = 60;
  * cores. Its duration and dimensions stay exactly as asked: only its motion gets choppier.
  */
 export const VIDEO_PIXEL_BUDGET = 48_000_000;
-/** Fewest distinct frames per second a budgeted clip keeps (two frames at the least). */
-const MIN_BUDGET_FPS = 1;
+/** Most pixels encoded at once: a 4K clip's frames go one or two at a time, not eight. */
+const BATCH_PIXELS = 16_000_000;
 
 export interface RenderVideoOptions {
   prompt: string;
@@ -60,9 +60,9 @@ export function videoFrameCount(
   fps: number,
 ): number {
   const wanted = Math.max(1, Math.round(durationSeconds * fps));
+  // The budget is a cap (a 60 s 4K clip must not cost 18 times it): two frames at the least.
   const affordable = Math.floor(VIDEO_PIXEL_BUDGET / (width * height));
-  const floor = Math.max(2, Math.ceil(durationSeconds * MIN_BUDGET_FPS));
-  return Math.min(wanted, Math.max(affordable, floor));
+  return Math.min(wanted, Math.max(2, affordable));
 }
 
 async function rasterise(svg: Buffer, alpha: boolean): Promise<Raw> {
@@ -159,9 +159,14 @@ export async function renderVideo(options: RenderVideoOptions): Promise<Rendered
   const raw = { raw: { width, height, channels: 3 as const } };
   const frames: { vp8: Uint8Array; timestampMs: number }[] = [];
   let first: Buffer | undefined;
-  // A few frames at a time: sharp encodes them on its thread pool, memory stays bounded.
-  for (let start = 0; start < frameCount; start += 8) {
-    const batch = Array.from({ length: Math.min(8, frameCount - start) }, (_, k) => start + k);
+  // A few frames at a time (fewer the larger they are): sharp encodes them on its thread
+  // pool, and memory stays bounded whatever the size.
+  const perBatch = Math.max(1, Math.min(8, Math.floor(BATCH_PIXELS / (width * height))));
+  for (let start = 0; start < frameCount; start += perBatch) {
+    const batch = Array.from(
+      { length: Math.min(perBatch, frameCount - start) },
+      (_, k) => start + k,
+    );
     const encoded = await Promise.all(
       batch.map(async (index) => {
         const pixels = drawFrame(index);
