@@ -50,3 +50,18 @@ describe("Connect… options (core's validateConnection decides)", () => {
     expect(targets.at(-1)).toBe(`f${NEAREST_NODES}`);
   });
 });
+
+describe("Connect… labels", () => {
+  it("number nodes that share a name, and key each wire apart", () => {
+    const nodes = [
+      node("t1", "text", 0, written),
+      node("t2", "text", 100, written),
+      node("f", "flux-pro", 400),
+    ];
+    const options = connectOptions({ nodes, edges: [] }, "f");
+    const labels = options.map((option) => option.label);
+    expect(labels).toContain("Text 1 · Text → FLUX1.1 [pro] · Prompt");
+    expect(labels).toContain("Text 2 · Text → FLUX1.1 [pro] · Prompt");
+    expect(new Set(options.map((option) => option.key)).size).toBe(options.length);
+  });
+});

@@ -31,7 +31,7 @@ export function ConnectDialog({ nodeId, onClose }: { nodeId: string; onClose(): 
           />
           <ul className="connect-options" aria-label="Connections">
             {shown.map((option) => (
-              <li key={option.label}>
+              <li key={option.key}>
                 <button
                   type="button"
                   onClick={() => {

@@ -20,6 +20,12 @@ const ConnectDialog = lazyPart(() =>
 const NODE = ".react-flow__node[data-id]";
 const FIELD = "input, textarea, select";
 
+/** The page itself or the canvas, not a 3D scene inside a node (its keys are its own). */
+const onCanvas = (element: Element | null) =>
+  !element ||
+  element === document.body ||
+  (!!element.closest(".react-flow") && !element.closest(`${NODE} [role="application"]`));
+
 const typing = (element: Element | null) =>
   element instanceof HTMLElement &&
   (element.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(element.tagName));
@@ -66,7 +72,9 @@ export function KeyboardWiring() {
         !event.ctrlKey &&
         !event.metaKey &&
         !event.altKey &&
+        !event.defaultPrevented &&
         !typing(active) &&
+        onCanvas(active) &&
         !document.querySelector("dialog[open]")
       ) {
         event.preventDefault();

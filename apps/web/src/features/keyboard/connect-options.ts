@@ -12,6 +12,8 @@ export const NEAREST_NODES = 300;
 
 export interface ConnectOption {
   connection: Connection;
+  /** Unique per wire (labels may repeat: two nodes can share a name). */
+  key: string;
   /** "Text 1 · Text → FLUX1.1 [pro] · Prompt", as read out and searched. */
   label: string;
 }
@@ -36,13 +38,28 @@ export function connectOptions(document: DocumentGraph, nodeId: string): Connect
   };
   const options: ConnectOption[] = [];
   const offer = (connection: Connection, label: string) => {
-    if (validateConnection(graph, connection).ok) options.push({ connection, label });
+    if (!validateConnection(graph, connection).ok) return;
+    const { source, sourceHandle, target, targetHandle } = connection;
+    options.push({ connection, label, key: `${source}:${sourceHandle}>${target}:${targetHandle}` });
   };
-  const selfName = nameOf(self);
+  // Nodes that share a name are numbered in the graph's order: "Text 1", "Text 2".
+  const sameName = new Map<string, string[]>();
+  for (const node of document.nodes) {
+    const name = nameOf(node);
+    const ids = sameName.get(name);
+    if (ids) ids.push(node.id);
+    else sameName.set(name, [node.id]);
+  }
+  const labelOf = (node: CanvasNode) => {
+    const name = nameOf(node);
+    const ids = sameName.get(name) ?? [];
+    return ids.length < 2 ? name : `${name} ${ids.indexOf(node.id) + 1}`;
+  };
+  const selfName = labelOf(self);
   for (const other of others) {
     const definition = getNodeDefinition(other.type ?? "");
     if (!definition) continue;
-    const otherName = nameOf(other);
+    const otherName = labelOf(other);
     for (const output of own.outputs)
       for (const input of definition.inputs)
         offer(
