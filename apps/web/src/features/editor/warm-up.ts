@@ -3,9 +3,9 @@ import { whenIdle } from "../../services/when-idle.ts";
 /**
  * Code the editor leaves out of its first load (DESIGN §7) but must have offline: opening,
  * saving and journaling a workflow, backups of failed saves, uploads, toasts, the node search,
- * the shortcut sheet, the selection toolbar, special node sections and node descriptions. It
- * is fetched once the browser is idle after the editor has drawn, so a connection lost later
- * cannot take it away.
+ * the shortcut sheet, the selection toolbar, the empty canvas's hints, the keyboard's Connect
+ * list, special node sections and node descriptions. It is fetched once the browser is idle
+ * after the editor has drawn, so a connection lost later cannot take it away.
  */
 export const OFFLINE_CHUNKS = [
   () => import("sonner"),
@@ -20,6 +20,9 @@ export const OFFLINE_CHUNKS = [
   () => import("../palette/NodeSearch.tsx"),
   () => import("../canvas/ShortcutSheet.tsx"),
   () => import("../canvas/SelectionActions.tsx"),
+  () => import("../canvas/EmptyCanvas.tsx"),
+  () => import("../keyboard/KeyboardWiring.tsx"),
+  () => import("../keyboard/ConnectDialog.tsx"),
   () => import("../nodes/special/SpecialContent.tsx"),
   () => import("@atelier/core/descriptions"),
 ];

@@ -68,14 +68,19 @@ export function storedResult(
 
 /** A PNG/WebP/JPEG carries its provenance inside; other files (and GIFs) in a sidecar. */
 async function readProvenance(source: { url: string; image: boolean }): Promise<Provenance | null> {
+  // A server error says nothing about the file: thrown, so the answer is not kept.
+  const answered = (response: Response) => {
+    if (response.status >= 500) throw new Error(`HTTP ${response.status}`);
+    return response.ok;
+  };
   if (source.image) {
     const response = await fetch(source.url, { credentials: "omit" });
-    if (!response.ok) return null;
+    if (!answered(response)) return null;
     const embedded = readEmbeddedProvenance(new Uint8Array(await response.arrayBuffer()));
     if (embedded) return embedded;
   }
   const response = await fetch(provenanceSidecarUrl(source.url), { credentials: "omit" });
-  return response.ok ? parseProvenance(await response.text()) : null;
+  return answered(response) ? parseProvenance(await response.text()) : null;
 }
 
 /** Answers by file address: a result is looked up once however often its node redraws. */
