@@ -54,6 +54,6 @@ test("an open-weight node names ComfyUI as its provider, shows its progress and 
   await expect(comfy.getByRole("list", { name: "Nodes ComfyUI runs" })).toContainText(
     "FLUX.1 SRPO",
   );
-  await expect(comfy.getByText("Runs 8 of 8 nodes here")).toBeVisible();
+  await expect(comfy.getByText("Runs 9 of 9 nodes here")).toBeVisible();
   await canvas.shot("gpu-providers");
 });

@@ -229,9 +229,9 @@ test.describe("processing nodes done in the browser and on the server", () => {
               video.load();
             }),
         );
-    // Two 3-second offline clips, one after the other.
-    expect(await durationOf(merge)).toBeCloseTo(6, 0);
-    expect(await durationOf(overlay)).toBeCloseTo(6, 0);
+    // Two offline clips of Veo 3.1's default 8 seconds, one after the other.
+    expect(await durationOf(merge)).toBeCloseTo(16, 0);
+    expect(await durationOf(overlay)).toBeCloseTo(16, 0);
     const overlaid = await canvas.node(overlay).locator("video").first().getAttribute("src");
     const bytes = await page.evaluate(async (url) => {
       const answer = await fetch(url as string);
