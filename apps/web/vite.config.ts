@@ -1,9 +1,49 @@
 import react from "@vitejs/plugin-react";
+import { VitePWA } from "vite-plugin-pwa";
 import { defineConfig } from "vitest/config";
 import { precompress } from "./precompress.ts";
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [
+    react(),
+    // The service worker (Workbox) that lets the editor open with no network: it precaches
+    // the shell and every chunk of the build, and a new build waits for the user's "Reload to
+    // update" (src/services/service-worker.ts) instead of replacing code under an open editor.
+    VitePWA({
+      registerType: "prompt",
+      injectRegister: false,
+      includeAssets: ["icon.svg"],
+      manifest: {
+        name: "Atelier",
+        short_name: "Atelier",
+        description: "A canvas for AI media-generation workflows",
+        start_url: "/",
+        scope: "/",
+        display: "standalone",
+        background_color: "#111114",
+        theme_color: "#111114",
+        icons: [
+          { src: "/icon-192.png", sizes: "192x192", type: "image/png" },
+          { src: "/icon-512.png", sizes: "512x512", type: "image/png" },
+          { src: "/icon-512.png", sizes: "512x512", type: "image/png", purpose: "maskable" },
+          { src: "/icon.svg", sizes: "any", type: "image/svg+xml" },
+        ],
+      },
+      workbox: {
+        globPatterns: ["**/*.{js,css,html,svg,png}"],
+        // Client-side routes open from the cached shell; the API and its auth redirects
+        // always reach the server.
+        navigateFallback: "/index.html",
+        navigateFallbackDenylist: [/^\/api\//],
+        // The 3D viewer's three.js chunk is the largest (~0.75 MB).
+        maximumFileSizeToCacheInBytes: 2 * 1024 * 1024,
+        cleanupOutdatedCaches: true,
+        // The first visit's page is controlled at once, so it works offline without a reload.
+        clientsClaim: true,
+      },
+    }),
+    precompress(),
+  ],
   build: { outDir: "dist", sourcemap: true, modulePreload: { polyfill: false } },
   server: { proxy: { "/api": "http://localhost:3000" } },
   test: {

@@ -121,9 +121,14 @@ function probes(options) {
   };
 }
 
-/** A page in its own context (own storage, own cookies) with the probes installed. */
-export async function openPage(browser, { react = false, init } = {}) {
-  const context = await browser.newContext({ viewport: VIEWPORT });
+/**
+ * A page in its own context (own storage, own cookies) with the probes installed. The app's
+ * service worker is blocked unless asked for: it installs once per device, in the background,
+ * and the rows measure the editor, not that one-off download (F2 lets it run, as a visitor's
+ * browser would).
+ */
+export async function openPage(browser, { react = false, init, serviceWorkers = "block" } = {}) {
+  const context = await browser.newContext({ viewport: VIEWPORT, serviceWorkers });
   await context.addInitScript(probes, { react });
   if (init) await context.addInitScript(init);
   const page = await context.newPage();

@@ -253,7 +253,8 @@ async function f2(ctx, browser) {
     });
     proxy.forwardTo(server.port);
     timings.serverStartMs = Date.now() - began;
-    const { context, page } = await openPage(browser);
+    // A visitor's browser: the service worker registers and fills its cache in the background.
+    const { context, page } = await openPage(browser, { serviceWorkers: "allow" });
     try {
       const recorder = await recordNetwork(context, page);
       const sentEncodings = [];

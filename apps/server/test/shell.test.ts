@@ -86,4 +86,21 @@ describe("web app shell", () => {
     }
     await app.close();
   });
+
+  it("serves the service worker and the web manifest unhashed and revalidated, so a deploy is seen", async () => {
+    const webRoot = mkdtempSync(join(tmpdir(), "atelier-web-"));
+    writeFileSync(join(webRoot, "index.html"), "<!doctype html><title>Atelier</title>");
+    writeFileSync(join(webRoot, "sw.js"), "self.addEventListener('fetch', () => {});");
+    writeFileSync(join(webRoot, "manifest.webmanifest"), JSON.stringify({ name: "Atelier" }));
+    const app = await buildApp(server.ctx, { webRoot });
+    const worker = await app.inject({ method: "GET", url: "/sw.js" });
+    expect(worker.statusCode).toBe(200);
+    expect(worker.headers["content-type"]).toMatch(/^(text|application)\/javascript/);
+    expect(worker.headers["cache-control"]).toBe("no-cache");
+    const manifest = await app.inject({ method: "GET", url: "/manifest.webmanifest" });
+    expect(manifest.headers["content-type"]).toMatch(/^application\/manifest\+json/);
+    expect(manifest.headers["cache-control"]).toBe("no-cache");
+    expect(manifest.json()).toEqual({ name: "Atelier" });
+    await app.close();
+  });
 });

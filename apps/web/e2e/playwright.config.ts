@@ -65,6 +65,9 @@ export default defineConfig({
       ],
     },
     trace: "retain-on-failure",
+    // The production build registers a service worker that answers from its cache; only the
+    // specs about it (offline.spec.ts) let it run, so the others see the network they route.
+    serviceWorkers: "block",
   },
   webServer: [
     // A real SMTP server on loopback catches the account mail (e2e/mail.ts).

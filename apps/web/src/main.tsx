@@ -11,3 +11,12 @@ createRoot(root).render(
     <App />
   </StrictMode>,
 );
+
+// Offline start and "Reload to update" (production builds only: the dev server has no worker).
+if (import.meta.env.PROD && "serviceWorker" in navigator) {
+  window.addEventListener(
+    "load",
+    () => void import("./services/service-worker.ts").then((module) => module.startServiceWorker()),
+    { once: true },
+  );
+}
