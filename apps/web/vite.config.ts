@@ -43,8 +43,30 @@ export default defineConfig({
       },
     }),
     precompress(),
+    // React Flow names its components for DevTools with `X.displayName = "…"`, a statement
+    // the bundler must keep, and with it every component React Flow ships that the canvas
+    // never uses (~0.5 KB of the first load, gzipped). Lines are blanked, not removed, so the
+    // source map stays true.
+    {
+      name: "xyflow-without-display-names",
+      apply: "build",
+      transform: {
+        filter: { id: /@xyflow[\\/]react[\\/]dist[\\/]esm[\\/]index\.js$/ },
+        handler: (code) => ({
+          code: code.replace(/^\w+\.displayName = '[^']*';$/gm, ""),
+          map: null,
+        }),
+      },
+    },
   ],
-  build: { outDir: "dist", sourcemap: true, modulePreload: { polyfill: false } },
+  build: {
+    outDir: "dist",
+    sourcemap: true,
+    modulePreload: { polyfill: false },
+    // `memo(Component)` and `forwardRef(…)` at a module's top level have no side effects;
+    // with the plugin above, React Flow's unused components leave the first load.
+    rolldownOptions: { treeshake: { manualPureFunctions: ["memo", "forwardRef"] } },
+  },
   server: { proxy: { "/api": "http://localhost:3000" } },
   test: {
     name: "web",

@@ -28,6 +28,10 @@ export function Modal({ label, onClose, children }: Props) {
       }}
     >
       {children}
+      {/* Phones only (styles.css): the dialog is a bottom sheet, closed from its corner. */}
+      <button type="button" className="sheet-close" aria-label="Close" onClick={onClose}>
+        ✕
+      </button>
     </dialog>
   );
 }

@@ -3,7 +3,6 @@ import {
   Background,
   BackgroundVariant,
   type Connection,
-  Controls,
   type FinalConnectionState,
   type OnConnectStartParams,
   ReactFlow,
@@ -26,6 +25,7 @@ import { addNodeNear, loadPlacement } from "./place-node.ts";
 import { SelectionToolbar } from "./SelectionToolbar.tsx";
 import { useNoSelectionListener } from "./selection-listener.ts";
 import { shortcutFor } from "./shortcuts.ts";
+import { ZoomControls } from "./ZoomControls.tsx";
 
 interface SearchState {
   screen: { x: number; y: number };
@@ -53,6 +53,10 @@ const KeyboardWiring = lazyPart(() =>
 // The empty canvas's hints and templates: off the first load of a canvas with work on it.
 const EmptyCanvas = lazyPart(() =>
   import("./EmptyCanvas.tsx").then((module) => module.EmptyCanvas),
+);
+// A node's menu on a right-click or a long-press: wired after the first paint, like the keys.
+const NodeMenuWiring = lazyPart(() =>
+  import("./NodeMenu.tsx").then((module) => module.NodeMenuWiring),
 );
 const OverviewMap = lazyPart(() =>
   import("./OverviewMap.tsx").then((module) => module.OverviewMap),
@@ -328,7 +332,7 @@ export function Canvas() {
         >
           <Background variant={BackgroundVariant.Dots} gap={GRID[0]} size={1} />
           {simple ? <ZoomedOutWires /> : null}
-          <Controls position="bottom-left" />
+          <ZoomControls />
           {showMinimap ? <OverviewMap /> : null}
         </ReactFlow>
       </ZoomedOut.Provider>
@@ -337,6 +341,7 @@ export function Canvas() {
         <>
           <SelectionToolbar />
           <KeyboardWiring />
+          <NodeMenuWiring />
         </>
       )}
       {empty && !viewOnly && persistence ? <EmptyCanvas persistence={persistence} /> : null}

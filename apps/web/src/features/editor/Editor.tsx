@@ -104,6 +104,12 @@ function Workspace({ openOnStart }: { openOnStart?: string | undefined }) {
   );
   const openWorkflow = useWorkspace((state) => state.workflowId);
   const [tab, setTab] = useState<"nodes" | "library">("nodes");
+  // Phones (styles.css, under 640 px): the sidebar is a bottom sheet, open only on demand.
+  const [sheet, setSheet] = useState(false);
+  const openSheet = (which: "nodes" | "library") => {
+    setTab(which);
+    setSheet(true);
+  };
   const hasConflict = useWorkspace((state) => state.conflict !== null);
   const asking = useLeavePrompt((state) => state.pending !== null);
   const hasRuns = useHasRuns() || serverQueued;
@@ -177,8 +183,18 @@ function Workspace({ openOnStart }: { openOnStart?: string | undefined }) {
     };
   }, [persistence]);
 
+  // A workflow opened (from the library, a template, a new one) is shown: the sheet goes.
+  useEffect(
+    () =>
+      store.subscribe((state, before) => {
+        if (state.loads !== before.loads) setSheet(false);
+      }),
+    [store],
+  );
+
   const addAtCentre = useCallback(
     (type: string) => {
+      setSheet(false); // on a phone, the new node is then in sight
       // At the centre of the view, or the nearest spot there free of other nodes.
       const centre = flow.screenToFlowPosition({
         x: window.innerWidth / 2,
@@ -193,7 +209,7 @@ function Workspace({ openOnStart }: { openOnStart?: string | undefined }) {
     return (
       <>
         <Suspense fallback={null}>
-          <WorkflowNotFound onLibrary={() => setTab("library")} />
+          <WorkflowNotFound onLibrary={() => openSheet("library")} />
         </Suspense>
         <LazyToaster />
       </>
@@ -223,23 +239,33 @@ function Workspace({ openOnStart }: { openOnStart?: string | undefined }) {
         />
       )}
       <div className="workspace">
-        <aside className="sidebar" hidden={viewOnly}>
-          <div className="tabs" role="tablist" aria-label="Sidebar">
+        <aside className={sheet ? "sidebar sheet-open" : "sidebar"} hidden={viewOnly}>
+          <div className="sidebar-head">
+            <div className="tabs" role="tablist" aria-label="Sidebar">
+              <button
+                type="button"
+                role="tab"
+                aria-selected={tab === "nodes"}
+                onClick={() => setTab("nodes")}
+              >
+                Nodes
+              </button>
+              <button
+                type="button"
+                role="tab"
+                aria-selected={tab === "library"}
+                onClick={() => setTab("library")}
+              >
+                Library
+              </button>
+            </div>
             <button
               type="button"
-              role="tab"
-              aria-selected={tab === "nodes"}
-              onClick={() => setTab("nodes")}
+              className="sheet-close"
+              aria-label="Close"
+              onClick={() => setSheet(false)}
             >
-              Nodes
-            </button>
-            <button
-              type="button"
-              role="tab"
-              aria-selected={tab === "library"}
-              onClick={() => setTab("library")}
-            >
-              Library
+              ✕
             </button>
           </div>
           <Suspense fallback={<p className="muted">Loading…</p>}>
@@ -249,6 +275,17 @@ function Workspace({ openOnStart }: { openOnStart?: string | undefined }) {
         <main className="canvas-area">
           <Canvas />
           <LoadProgress />
+          {viewOnly ? null : (
+            // Phones only (styles.css): what opens the sidebar's sheet.
+            <div className="sheet-toggles">
+              <button type="button" onClick={() => openSheet("nodes")}>
+                Nodes
+              </button>
+              <button type="button" onClick={() => openSheet("library")}>
+                Library
+              </button>
+            </div>
+          )}
           {hasRuns ? (
             <Suspense fallback={null}>
               <QueuePanel />

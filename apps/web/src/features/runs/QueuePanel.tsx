@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { useDocument } from "../document/context.tsx";
 import { useRunner } from "./context.tsx";
 import { useServerQueue } from "./queue-store.ts";
@@ -37,10 +38,24 @@ export function QueuePanel() {
   const runs = Object.values(useRuns()).sort((a, b) => b.startTime - a.startTime);
   const runner = useRunner();
   const serverQueued = useServerQueue((state) => state.paused || state.runs.length > 0);
+  // Phones (styles.css): the panel is a bottom sheet with a close button; closed, it stays
+  // away until a newer job starts.
+  const [closedAt, setClosedAt] = useState(0);
   if (runs.length === 0 && !serverQueued) return null;
+  if (closedAt > 0 && (runs[0]?.startTime ?? 0) <= closedAt) return null;
   return (
     <aside className="queue-panel" aria-label="Queue">
-      <h2>Queue</h2>
+      <div className="sheet-head">
+        <h2>Queue</h2>
+        <button
+          type="button"
+          className="sheet-close"
+          aria-label="Close"
+          onClick={() => setClosedAt(Date.now())}
+        >
+          ✕
+        </button>
+      </div>
       <RunQueue />
       <ul>
         {runs.map((run) => (
