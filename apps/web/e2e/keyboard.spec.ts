@@ -62,3 +62,25 @@ test("nodes from the keyboard: Tab between nodes, Enter into the form, C to conn
   await page.keyboard.press("Escape");
   await expect(dialog).toBeHidden();
 });
+
+test("Tab goes on to a node out of view: the canvas pans to it", async ({ page }) => {
+  const canvas = new CanvasPage(page);
+  await canvas.open();
+  const first = await canvas.add("Text");
+  const far = await canvas.addAndMove("Text", 700, 0);
+  // Zoomed in on the first node, the other is off-screen and not rendered at all.
+  const box = await canvas.node(first).boundingBox();
+  if (!box) throw new Error("first node not visible");
+  // On the pane just left of it (a card's text box keeps the wheel to itself).
+  await page.mouse.move(box.x - 10, box.y + 10);
+  for (let step = 0; step < 8 && (await canvas.node(far).count()) > 0; step++)
+    await page.mouse.wheel(0, -400);
+  await expect(canvas.node(far)).toHaveCount(0);
+
+  await canvas.node(first).focus();
+  await page.keyboard.press("Tab");
+  await expect.poll(() => focusedNode(page)).toBe(far);
+  await expect(canvas.node(far)).toBeInViewport({ ratio: 0.5 });
+  await page.keyboard.press("Shift+Tab");
+  await expect.poll(() => focusedNode(page)).toBe(first);
+});

@@ -1,3 +1,4 @@
+import { useReactFlow } from "@xyflow/react";
 import { useEffect, useRef, useState } from "react";
 import { lazyPart } from "../../ui/lazy-part.tsx";
 import { notify } from "../../ui/notify.ts";
@@ -6,7 +7,8 @@ import { CONNECT_EVENT } from "./connect-event.ts";
 
 /*
  * The canvas from the keyboard (loaded off the editor's first load):
- * - Tab / Shift+Tab on a node go to the next / previous node, not through its fields;
+ * - Tab / Shift+Tab on a node go to the next / previous node in the workflow's order, not
+ *   through its fields; a node out of view (not rendered) is panned to first;
  * - Enter on a node opens its form (focus on its first field); Escape in a field goes back
  *   to the node;
  * - C, or the selection toolbar's "Connect…", lists the wires the node could take or give.
@@ -30,8 +32,12 @@ const typing = (element: Element | null) =>
   element instanceof HTMLElement &&
   (element.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(element.tagName));
 
+/** How many frames to wait for a node panned to to be rendered before giving up. */
+const RENDER_FRAMES = 60;
+
 export function KeyboardWiring() {
   const store = useDocumentStore();
+  const flow = useReactFlow();
   const [connecting, setConnecting] = useState<string | null>(null);
   const returnTo = useRef<string | null>(null);
 
@@ -48,15 +54,42 @@ export function KeyboardWiring() {
       if (id) setConnecting(id);
       else notify.info("Select one node to connect it");
     };
+    /** Focuses a node, first panning to it when it is not wholly in view. */
+    const focusNode = (id: string) => {
+      const selector = `${NODE}[data-id="${CSS.escape(id)}"]`;
+      const element = document.querySelector<HTMLElement>(selector);
+      const pane = document.querySelector(".react-flow")?.getBoundingClientRect();
+      const box = element?.getBoundingClientRect();
+      const inView =
+        box &&
+        pane &&
+        box.left >= pane.left &&
+        box.top >= pane.top &&
+        box.right <= pane.right &&
+        box.bottom <= pane.bottom;
+      if (element && inView) return element.focus({ preventScroll: true });
+      const internal = flow.getInternalNode(id);
+      if (!internal) return;
+      const { x, y } = internal.internals.positionAbsolute;
+      const { width = 0, height = 0 } = internal.measured;
+      void flow.setCenter(x + width / 2, y + height / 2, { zoom: flow.getZoom() });
+      // Off-screen nodes are not rendered (onlyRenderVisibleElements): wait for it to appear.
+      const whenRendered = (frames: number) => {
+        const shown = document.querySelector<HTMLElement>(selector);
+        if (shown) shown.focus({ preventScroll: true });
+        else if (frames < RENDER_FRAMES) requestAnimationFrame(() => whenRendered(frames + 1));
+      };
+      requestAnimationFrame(() => whenRendered(0));
+    };
     const onKeyDown = (event: KeyboardEvent) => {
       const active = document.activeElement;
       const node = active instanceof HTMLElement && active.matches(NODE) ? active : null;
       if (node && event.key === "Tab" && !event.ctrlKey && !event.altKey && !event.metaKey) {
-        const nodes = [...document.querySelectorAll<HTMLElement>(NODE)];
-        const next = nodes[nodes.indexOf(node) + (event.shiftKey ? -1 : 1)];
+        const ids = store.getState().nodes.map((each) => each.id);
+        const next = ids[ids.indexOf(node.dataset.id ?? "") + (event.shiftKey ? -1 : 1)];
         if (!next) return; // past the last node: on to the rest of the page
         event.preventDefault();
-        next.focus();
+        focusNode(next);
       } else if (node && event.key === "Enter") {
         const field = node.querySelector<HTMLElement>(FIELD);
         if (!field) return;
@@ -87,7 +120,7 @@ export function KeyboardWiring() {
       document.removeEventListener("keydown", onKeyDown);
       window.removeEventListener(CONNECT_EVENT, openConnect);
     };
-  }, [store]);
+  }, [store, flow]);
 
   // Once the dialog is gone, back to its node, so Tab and C go on from where they were.
   useEffect(() => {
