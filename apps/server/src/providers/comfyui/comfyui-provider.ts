@@ -1,12 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { getNodeDefinition } from "@atelier/core";
 import { fileTypeFromBuffer } from "file-type";
-import type {
-  GenerationProvider,
-  ProviderCapabilities,
-  ProviderStatus,
-  ResultMedia,
-} from "../provider.ts";
+import type { GenerationProvider, ProviderCapabilities, ResultMedia } from "../provider.ts";
 import { ProviderError } from "../provider.ts";
 import {
   type Answer,
@@ -25,9 +20,9 @@ import {
   buildComfyInput,
   type ComfyRequest,
   COMFYUI_MESSAGES as M,
-  TEMPLATES,
   withUploads,
 } from "./comfyui-input.ts";
+import { history, nodeReport, refusal, statusOverHttp } from "./comfyui-status.ts";
 import { missingFor, type ObjectInfo } from "./object-info.ts";
 import { ProgressSocket, percentOf } from "./progress-socket.ts";
 
@@ -38,6 +33,7 @@ export { COMFYUI_MESSAGES, COMFYUI_NODE_TYPES } from "./comfyui-input.ts";
  * server.py serves: POST /upload/image, POST /prompt, ws /ws for progress, GET /history and
  * /view for results, GET /queue for positions, POST /queue {delete} and /interrupt to cancel,
  * GET /object_info to know what an instance can run. Request ids are `<instance>:<prompt_id>`.
+ * What its answers mean (a prompt's status, a refusal, what it can run): comfyui-status.ts.
  */
 
 export interface ComfyUIOptions {
@@ -188,85 +184,6 @@ export function createComfyUIProvider(options: ComfyUIOptions): ComfyUIProvider 
     return saved.subfolder ? `${saved.subfolder}/${saved.name}` : saved.name;
   }
 
-  /** The text of a ComfyUI validation refusal: its message and the first node error. */
-  function refusal(answer: Answer): string {
-    const json = record(parseJson(answer.text));
-    const error = record(json.error);
-    const parts = [typeof error.message === "string" ? error.message : `HTTP ${answer.status}`];
-    for (const node of Object.values(record(json.node_errors))) {
-      const first = record((record(node).errors as unknown[] | undefined)?.[0]);
-      if (typeof first.message === "string")
-        parts.push(`${first.message}${first.details ? ` (${first.details})` : ""}`);
-      break;
-    }
-    return parts.join(": ").slice(0, 300);
-  }
-
-  /** A finished prompt's history entry, or null while it is not finished. */
-  async function history(instance: Instance, promptId: string) {
-    const json = record(await read(instance, "comfyui history", `/history/${promptId}`));
-    return promptId in json ? record(json[promptId]) : null;
-  }
-
-  function ended(entry: Record<string, unknown>): ProviderStatus {
-    const status = record(entry.status);
-    const messages = Array.isArray(status.messages) ? status.messages : [];
-    const event = (name: string) =>
-      record((messages.find((m) => Array.isArray(m) && m[0] === name) as unknown[])?.[1]);
-    const base = { queuePosition: null, progress: null, logs: [] };
-    if (status.status_str === "error") {
-      if (Object.keys(event("execution_interrupted")).length > 0)
-        return { ...base, status: "FAILED", error: M.interrupted };
-      const error = event("execution_error");
-      const reason = `${error.node_type ?? "a node"}: ${String(error.exception_message ?? "").trim()}`;
-      return { ...base, status: "FAILED", error: M.failed(reason.slice(0, 300)) };
-    }
-    return { ...base, status: "COMPLETED", progress: 100 };
-  }
-
-  /** Where a prompt is when the socket cannot tell: history, else the queue, else lost. */
-  async function statusOverHttp(instance: Instance, promptId: string): Promise<ProviderStatus> {
-    const done = await history(instance, promptId);
-    if (done) return ended(done);
-    const queue = record(await read(instance, "comfyui queue", "/queue"));
-    const idOf = (item: unknown) => (Array.isArray(item) ? String(item[1]) : "");
-    const running = Array.isArray(queue.queue_running) ? queue.queue_running : [];
-    const pending = Array.isArray(queue.queue_pending) ? queue.queue_pending : [];
-    const tracked = instance.socket.prompts.get(promptId);
-    if (running.some((item) => idOf(item) === promptId))
-      return {
-        status: "IN_PROGRESS",
-        queuePosition: null,
-        progress: tracked ? percentOf(tracked) : null,
-        logs: [],
-      };
-    const ahead = pending
-      .filter(Array.isArray)
-      .sort((a, b) => Number(a[0]) - Number(b[0]))
-      .findIndex((item) => idOf(item) === promptId);
-    if (ahead >= 0) return { status: "IN_QUEUE", queuePosition: ahead, progress: null, logs: [] };
-    // It may have finished between the two reads.
-    const late = await history(instance, promptId);
-    if (late) return ended(late);
-    return { status: "FAILED", queuePosition: null, progress: null, logs: [], error: M.lost };
-  }
-
-  /** Per node type, from instances' /object_info: runnable on one, else what the first lacks. */
-  function nodeReport(up: { instance: Instance; info: ObjectInfo }[]) {
-    const nodes: Record<string, { runnable: boolean; missing: string | null; url: string }> = {};
-    for (const template of Object.values(TEMPLATES)) {
-      if (nodes[template.node]) continue; // the node's plain template decides
-      const lacks = up.map((item) => missingFor(template.graph, item.info));
-      const runnable = lacks.some((list) => list.length === 0);
-      nodes[template.node] = {
-        runnable,
-        missing: runnable ? null : up.length === 0 ? M.unreachable : (lacks[0] ?? []).join(", "),
-        url: up[0]?.instance.base ?? "",
-      };
-    }
-    return nodes;
-  }
-
   // At start, what each instance can run (known before the first run; failures stay quiet).
   for (const instance of instances) void objectInfo(instance).catch(() => undefined);
 
@@ -312,7 +229,7 @@ export function createComfyUIProvider(options: ComfyUIOptions): ComfyUIProvider 
       const live = instance.socket.read(promptId);
       if (live?.phase === "running")
         return { status: "IN_PROGRESS", queuePosition: null, progress: percentOf(live), logs: [] };
-      const status = await statusOverHttp(instance, promptId);
+      const status = await statusOverHttp(read, instance, promptId);
       if (status.status !== "IN_QUEUE" && status.status !== "IN_PROGRESS")
         instance.socket.forget(promptId);
       return status;
@@ -321,7 +238,7 @@ export function createComfyUIProvider(options: ComfyUIOptions): ComfyUIProvider 
     async result(_endpoint, requestId, context) {
       const { instance, promptId } = parseRequestId(requestId);
       const request = (context?.request ?? {}) as unknown as Partial<ComfyRequest>;
-      const entry = await history(instance, promptId);
+      const entry = await history(read, instance, promptId);
       if (!entry) throw new ProviderError("comfyui result: not in history", "retryable");
       const output = request.output ?? { node: "", port: "image" };
       const saved = record(record(entry.outputs)[output.node]);
