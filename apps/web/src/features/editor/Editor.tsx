@@ -1,6 +1,5 @@
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { whenIdle } from "../../services/when-idle.ts";
 import { LazyToaster } from "../../ui/LazyToaster.tsx";
 import { lazyPart } from "../../ui/lazy-part.tsx";
 import { Canvas, ShortcutSheetPart } from "../canvas/Canvas.tsx";
@@ -21,6 +20,7 @@ import { useHasRuns } from "../runs/runs-store.ts";
 import { useMissingWorkflow } from "../workspace/missing-workflow.ts";
 import { useWorkspace } from "../workspace/store.ts";
 import { TopBar } from "./TopBar.tsx";
+import { warmUpOnFirstUse } from "./warm-up-trigger.ts";
 
 /** The address ⇄ open workflow link arrives with the start-up open, not the first paint. */
 const addressSync = () => import("../workspace/url-sync.ts");
@@ -123,8 +123,8 @@ function Workspace({ openOnStart }: { openOnStart?: string | undefined }) {
   useEffect(() => {
     if (started.current) return;
     void persistence.refreshUser();
-    // What the editor needs offline is fetched when idle; so is the list of it.
-    whenIdle(() => void import("./warm-up.ts").then((module) => module.warmUp()).catch(() => {}));
+    // What the editor needs offline and for its first actions: at first use, or when idle.
+    warmUpOnFirstUse();
     // A share link's page opens its workflow; its address stays the link's.
     if (openOnStart) {
       started.current = persistence.open(openOnStart);

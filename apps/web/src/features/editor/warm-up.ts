@@ -4,8 +4,8 @@ import { whenIdle } from "../../services/when-idle.ts";
  * Code the editor leaves out of its first load (DESIGN §7) but must have offline: opening,
  * saving and journaling a workflow, backups of failed saves, uploads, toasts, the node search,
  * the shortcut sheet, the selection toolbar, the empty canvas's hints, the keyboard's Connect
- * list, special node sections and node descriptions. It is fetched once the browser is idle
- * after the editor has drawn, so a connection lost later cannot take it away.
+ * list, special node sections and node descriptions. It is fetched at the editor's first use
+ * (warm-up-trigger.ts), so a connection lost later cannot take it away.
  */
 export const OFFLINE_CHUNKS = [
   () => import("sonner"),
@@ -27,7 +27,7 @@ export const OFFLINE_CHUNKS = [
   () => import("@atelier/core/descriptions"),
 ];
 
-/** Called when the browser is idle after the editor has drawn. */
+/** Called at the editor's first use (or when idle where no service worker keeps chunks). */
 export function warmUp(): void {
   for (const load of OFFLINE_CHUNKS) void load().catch(() => {});
   // The checks of an open, compiled before the first open needs them.
