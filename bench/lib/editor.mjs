@@ -85,6 +85,53 @@ export async function waitForDeviceCopy(page, id, timeout = 30_000) {
   );
 }
 
+let profiled = 0;
+
+/**
+ * With BENCH_PROFILE_DIR set, a CPU profile of each open (CDP Profiler, 200 µs samples) is
+ * written there as `open-N-<name>.cpuprofile`: the bench build has source maps, so DevTools
+ * or `bench/lib/profile-summary.mjs` name the product's functions in it.
+ */
+async function startProfile(page) {
+  const dir = process.env.BENCH_PROFILE_DIR;
+  if (!dir) return { stop: async () => {} };
+  if (process.env.BENCH_TRACE) return startTrace(page, dir);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Profiler.enable");
+  await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
+  await cdp.send("Profiler.start");
+  return {
+    stop: async (name) => {
+      const { profile } = await cdp.send("Profiler.stop");
+      const { mkdir, writeFile } = await import("node:fs/promises");
+      await mkdir(dir, { recursive: true });
+      const file = `${dir}/open-${++profiled}-${name.replace(/[^\w.-]+/g, "_")}.cpuprofile`;
+      await writeFile(file, JSON.stringify(profile));
+      await cdp.detach();
+    },
+  };
+}
+
+/**
+ * With BENCH_TRACE=1 as well, a Chromium trace instead (`open-N-<name>.json`, DevTools'
+ * timeline categories): every task with its duration, and the scripts, layouts and paints
+ * inside it, which a CPU profile cannot split into tasks.
+ */
+async function startTrace(page, dir) {
+  const browser = page.context().browser();
+  await browser.startTracing(page, {
+    categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "blink"],
+  });
+  return {
+    stop: async (name) => {
+      const trace = await browser.stopTracing();
+      const { mkdir, writeFile } = await import("node:fs/promises");
+      await mkdir(dir, { recursive: true });
+      await writeFile(`${dir}/open-${++profiled}-${name.replace(/[^\w.-]+/g, "_")}.json`, trace);
+    },
+  };
+}
+
 async function openTimed(page, name, { parseOf, chunk }) {
   // The address names the open workflow (/w/:id) and a reload would open it again: the
   // editor's own address, /, is an empty canvas.
@@ -119,6 +166,7 @@ async function openTimed(page, name, { parseOf, chunk }) {
     };
     requestAnimationFrame(check);
   });
+  const profile = await startProfile(page);
   await entry.click();
   await page.waitForFunction(() => window.__bench.readyAt !== null, null, { timeout: 120_000 });
   // The rest of the open (nodes and wires still being handed over, the device copy) runs
@@ -140,6 +188,7 @@ async function openTimed(page, name, { parseOf, chunk }) {
     await page.waitForTimeout(200);
     if (seen === (await page.evaluate(() => window.__bench.longTasks.length))) break;
   }
+  await profile.stop(name);
   const timing = await page.evaluate(() => {
     const { clickAt, readyAt, longTasks } = window.__bench;
     const after = longTasks.filter((task) => task.start + task.duration >= clickAt);

@@ -71,6 +71,24 @@ describe("cost estimates in the editor", () => {
     expect(useEstimates.getState().byNode[veo.id]?.usd).toBe(0.6);
   });
 
+  it("estimates a graph of hundreds of provider nodes in slices, and totals every share", async () => {
+    const documents = createDocumentStore();
+    const state = () => documents.getState();
+    const ids = Array.from(
+      { length: 600 },
+      (_, at) => state().addNode("flux-pro", { x: at * 10, y: 0 }).id,
+    );
+    const release = followEstimates(documents);
+    await settled();
+    // Each slice is a task of its own (a timer): let every one run.
+    await vi.runAllTimersAsync();
+    expect(Object.keys(useEstimates.getState().byNode)).toHaveLength(600);
+    expect(useEstimates.getState().byNode[ids[599] ?? ""]?.endpoint).toBeTruthy();
+    // FLUX on fal has no published price: 600 nodes counted as unknown, across three shares.
+    expect(useEstimates.getState().total).toEqual({ usd: 0, unknown: 600 });
+    release();
+  });
+
   it("asks before a run estimated above the threshold, and not below it", async () => {
     usePreferences.getState().setPreference("confirmRunAboveUsd", 1);
     expect(await confirmRunCost({ usd: 0.6, unknown: 3 })).toBe(true);

@@ -9,10 +9,32 @@ const NO_EDGES: CanvasEdge[] = [];
 /** A loaded document of more nodes than this reaches React Flow in steps. */
 export const STEPPED_LOAD_NODES = 1600;
 /**
- * Nodes handed to React Flow per task in a stepped load: mounting and measuring 800 took
- * 60–80 ms on a slow core; 300 keep each task well under the 50 ms of a long task.
+ * Nodes handed to React Flow per step of a stepped load, one step a frame: rendering 300 took
+ * ~45 ms, and React Flow measures every node mounted since the last frame in one task (its
+ * ResizeObserver: 60–70 ms for back-to-back steps of 300, CDP trace of L1's warm open); at
+ * 150 a frame the 10 MB warm open still had frames of 50–55 ms (measure, layout and paint).
  */
-export const NODES_PER_TASK = 300;
+export const NODES_PER_TASK = 100;
+
+/**
+ * Runs `task` in a task of its own after the next frame (or after 100 ms in a hidden tab,
+ * which draws no frames); answers the cancel.
+ */
+function afterNextFrame(task: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const run = () => {
+    cancelAnimationFrame(frame);
+    clearTimeout(hidden);
+    timer = setTimeout(task, 0);
+  };
+  const frame = requestAnimationFrame(run);
+  const hidden = setTimeout(run, 100);
+  return () => {
+    cancelAnimationFrame(frame);
+    clearTimeout(hidden);
+    clearTimeout(timer);
+  };
+}
 
 /**
  * Keeps React Flow's store in step with the document store, synchronously.
@@ -26,7 +48,8 @@ export const NODES_PER_TASK = 300;
  * dragged node only, and the component that owns `<ReactFlow>` does not re-render at all.
  *
  * A loaded document of thousands of nodes (opened, imported, restored: the store counts
- * loads) is handed over in steps of 300 nodes, a task each, then the wires in a task of their
+ * loads) is handed over in steps of 100 nodes, one a frame in a task of its own (so React
+ * Flow measures each step's nodes in the frame after it), then the wires in a task of their
  * own (adopting 3,000 nodes and 4,000 wires in one task took ~60–90 ms). Nothing is handed
  * over in the task that loaded the document, and changes during the steps wait for the next
  * step (a measured size handing over every node and wire at once was a 120 ms task). Edits
@@ -55,7 +78,7 @@ export function useFlowSync(store: DocumentStore): {
   const handedLoad = useRef(store.getState().loads);
 
   useEffect(() => {
-    let later: ReturnType<typeof setTimeout> | undefined;
+    let later: (() => void) | undefined;
     // The zoom as React Flow has it now: a view change crossing the detail threshold is seen
     // here before the canvas renders again (and `simple` follows).
     const wantedEdges = () => {
@@ -77,7 +100,7 @@ export function useFlowSync(store: DocumentStore): {
       if (progress.nodes < nodes.length) {
         progress.nodes = Math.min(nodes.length, progress.nodes + NODES_PER_TASK);
         current.setNodes(progress.nodes === nodes.length ? nodes : nodes.slice(0, progress.nodes));
-        later = setTimeout(step, 0);
+        later = afterNextFrame(step);
         return;
       }
       if (current.nodes !== nodes && !progress.nodesSettled) {
@@ -85,7 +108,7 @@ export function useFlowSync(store: DocumentStore): {
         // the rest goes with the wires, so edits keep reaching React Flow.
         progress.nodesSettled = true;
         current.setNodes(nodes);
-        later = setTimeout(step, 0);
+        later = afterNextFrame(step);
         return;
       }
       // The wires near the view in one task of their own: React Flow rebuilds its lookup of
@@ -106,7 +129,7 @@ export function useFlowSync(store: DocumentStore): {
         if (stepped.current && current.edges.length > 0) current.setEdges(NO_EDGES);
       }
       if (stepped.current) {
-        later ??= setTimeout(step, 0);
+        later ??= afterNextFrame(step);
         return;
       }
       if (current.nodes !== nodes) current.setNodes(nodes);
@@ -127,7 +150,7 @@ export function useFlowSync(store: DocumentStore): {
         handWires();
     });
     return () => {
-      clearTimeout(later);
+      later?.();
       unsubscribe();
       unsubscribeView();
     };

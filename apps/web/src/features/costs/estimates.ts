@@ -1,3 +1,4 @@
+import type { GraphEdge } from "@atelier/core";
 import {
   estimateGraphNode,
   estimateGraphRun,
@@ -79,6 +80,14 @@ export function followEstimates(documents: DocumentStore): () => void {
   };
 }
 
+/** A pass over a large graph works in slices of about this long, so no task holds the page
+ * (a fresh open of thousands of nodes estimates every one: one long task, L2). */
+const SLICE_MS = 8;
+/** Nodes per share of Run all's total (each share is one task). */
+const TOTAL_SLICE = 250;
+
+const nextSlice = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
 function startFollowing(documents: DocumentStore): () => void {
   const cache = new Map<string, { data: unknown; wired: string; estimate: NodeEstimate | null }>();
   let scheduled = false;
@@ -88,8 +97,10 @@ function startFollowing(documents: DocumentStore): () => void {
   let lastEdges: unknown = null;
   let lastData = new Map<string, unknown>();
   let fresh = true;
+  // A pass that a newer one replaced stops at its next slice.
+  let passes = 0;
 
-  const recompute = () => {
+  const recompute = async () => {
     scheduled = false;
     if (!providers) return;
     // Mid-drag, nothing that costs money changes: wait for the drop.
@@ -101,35 +112,57 @@ function startFollowing(documents: DocumentStore): () => void {
     fresh = false;
     lastEdges = edges;
     lastData = new Map(nodes.map((node) => [node.id, node.data]));
-    const wiredInto = new Map<string, string[]>();
+    const pass = ++passes;
+    const using = providers;
+    let sliceStart = performance.now();
+    /** Yields between slices; false when a newer pass took over meanwhile. */
+    const goOn = async () => {
+      if (performance.now() - sliceStart < SLICE_MS) return true;
+      await nextSlice();
+      sliceStart = performance.now();
+      return pass === passes;
+    };
+    const into = new Map<string, GraphEdge[]>();
     for (const edge of edges) {
-      const list = wiredInto.get(edge.target) ?? [];
-      list.push(`${edge.targetHandle ?? ""}`);
-      wiredInto.set(edge.target, list);
+      const list = into.get(edge.target);
+      if (list) list.push(edge);
+      else into.set(edge.target, [edge]);
     }
     const byNode: Record<string, NodeEstimate> = {};
-    const before = useEstimates.getState().byNode;
-    let changed = false;
     for (const node of nodes) {
       if (!runsOnProvider(node.type)) continue;
-      const wired = (wiredInto.get(node.id) ?? []).sort().join(",");
+      const wiredEdges = into.get(node.id) ?? [];
+      const wired = wiredEdges
+        .map((edge) => `${edge.targetHandle ?? ""}`)
+        .sort()
+        .join(",");
       let entry = cache.get(node.id);
       if (!entry || entry.data !== node.data || entry.wired !== wired) {
-        entry = { data: node.data, wired, estimate: estimateGraphNode(node, edges, providers) };
+        if (!(await goOn())) return;
+        entry = { data: node.data, wired, estimate: estimateGraphNode(node, wiredEdges, using) };
         cache.set(node.id, entry);
       }
-      if (!entry.estimate) continue;
-      byNode[node.id] = entry.estimate;
-      if (before[node.id] !== entry.estimate) changed = true;
+      if (entry.estimate) byNode[node.id] = entry.estimate;
     }
-    if (Object.keys(before).length !== Object.keys(byNode).length) changed = true;
-    // Run all's total from the estimates just kept: no node is estimated twice.
-    const total = estimateGraphRun(
-      { nodes, edges },
-      nodes.map((node) => node.id),
-      providers,
-      (node) => byNode[node.id] ?? null,
-    );
+    // Run all's total from the estimates just kept (no node is estimated twice), in shares.
+    let usd = 0;
+    let unknown = 0;
+    for (let at = 0; at < nodes.length; at += TOTAL_SLICE) {
+      if (!(await goOn())) return;
+      const share = estimateGraphRun(
+        { nodes, edges },
+        nodes.slice(at, at + TOTAL_SLICE).map((node) => node.id),
+        using,
+        (node) => byNode[node.id] ?? null,
+      );
+      usd += share.usd;
+      unknown += share.unknown;
+    }
+    const total: TotalEstimate = { usd: Math.round(usd * 10_000) / 10_000, unknown };
+    const before = useEstimates.getState().byNode;
+    const keys = Object.keys(byNode);
+    const changed =
+      keys.length !== Object.keys(before).length || keys.some((id) => before[id] !== byNode[id]);
     const old = useEstimates.getState().total;
     const totalChanged = !old || old.usd !== total.usd || old.unknown !== total.unknown;
     if (changed || totalChanged)
@@ -141,7 +174,7 @@ function startFollowing(documents: DocumentStore): () => void {
   const schedule = () => {
     if (scheduled) return;
     scheduled = true;
-    setTimeout(recompute, SETTLE_MS);
+    setTimeout(() => void recompute(), SETTLE_MS);
   };
   let askedAt = 0;
   const refreshPricing = () => {
