@@ -10,7 +10,9 @@ import { sleep } from "./stats.mjs";
 export async function openFixture(page, url, count, { debug = false } = {}) {
   await page.goto(`${url}/?fixture=${count}${debug ? "&debug=renders" : ""}`);
   await page.waitForSelector(".react-flow__node", { timeout: 60_000 });
-  // fitView runs on the next frame; wait for the zoom to stop changing.
+  // The editor fits the view once every node has reached React Flow (in steps, one a
+  // frame: seconds for 10,000), and marks the page; then the zoom must stop changing.
+  await page.waitForSelector("html[data-fixture=fitted]", { timeout: 60_000, state: "attached" });
   let last = Number.NaN;
   for (let tries = 0; tries < 50; tries++) {
     await sleep(150);
@@ -73,6 +75,8 @@ export async function timedDrag(page, id, ms = 3000) {
  * with a move every 8 ms, releases where it began. `watch`/`unwatch` count how often the
  * dragged thing moved (fewer than 5 moves is an error: the drag missed it).
  */
+let drags = 0;
+
 export async function pathDrag(page, start, { label, watch, unwatch, ms = 3000 }) {
   const cdp = await page.context().newCDPSession(page);
   const send = (type, at) =>
@@ -86,6 +90,19 @@ export async function pathDrag(page, start, { label, watch, unwatch, ms = 3000 }
     });
   await page.mouse.move(start.x, start.y);
   await watch();
+  const profiling = process.env.BENCH_PROFILE_DIR && !process.env.BENCH_TRACE;
+  const tracing = process.env.BENCH_PROFILE_DIR && process.env.BENCH_TRACE;
+  if (profiling) {
+    await cdp.send("Profiler.enable");
+    await cdp.send("Profiler.start");
+  }
+  if (tracing)
+    await page
+      .context()
+      .browser()
+      .startTracing(page, {
+        categories: ["devtools.timeline", "disabled-by-default-devtools.timeline"],
+      });
   await startFrames(page);
   await send("mousePressed", start);
   const began = Date.now();
@@ -101,6 +118,21 @@ export async function pathDrag(page, start, { label, watch, unwatch, ms = 3000 }
   await send("mouseReleased", start);
   const { frames, ms: elapsed } = await stopFrames(page);
   const moves = await unwatch();
+  // BENCH_PROFILE_DIR: a CPU profile of each drag (`drag-N-<label>.cpuprofile`), or with
+  // BENCH_TRACE a Chromium trace (`drag-N-<label>.json`).
+  if (tracing) {
+    const trace = await page.context().browser().stopTracing();
+    const { mkdir, writeFile } = await import("node:fs/promises");
+    await mkdir(process.env.BENCH_PROFILE_DIR, { recursive: true });
+    await writeFile(`${process.env.BENCH_PROFILE_DIR}/drag-${++drags}-${label}.json`, trace);
+  }
+  if (profiling) {
+    const { profile } = await cdp.send("Profiler.stop");
+    const { mkdir, writeFile } = await import("node:fs/promises");
+    const dir = process.env.BENCH_PROFILE_DIR;
+    await mkdir(dir, { recursive: true });
+    await writeFile(`${dir}/drag-${++drags}-${label}.cpuprofile`, JSON.stringify(profile));
+  }
   await cdp.detach();
   // 5 moves, or half the frames when a very slow page drew fewer than 10 in the drag.
   if (moves < Math.max(1, Math.min(5, Math.ceil(frames / 2))))

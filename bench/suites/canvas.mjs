@@ -346,6 +346,26 @@ async function heapAfterGc(page) {
   }
 }
 
+/**
+ * With BENCH_HEAP_DIR set, the page's heap snapshot is written there (`<name>.heapsnapshot`,
+ * for DevTools' Memory panel or `lib/heap-summary.mjs`): what the heap figure is made of.
+ */
+async function heapSnapshot(page, name) {
+  const dir = process.env.BENCH_HEAP_DIR;
+  if (!dir) return;
+  const { mkdir, writeFile } = await import("node:fs/promises");
+  const cdp = await page.context().newCDPSession(page);
+  const chunks = [];
+  cdp.on("HeapProfiler.addHeapSnapshotChunk", ({ chunk }) => chunks.push(chunk));
+  try {
+    await cdp.send("HeapProfiler.takeHeapSnapshot", { reportProgress: false });
+    await mkdir(dir, { recursive: true });
+    await writeFile(`${dir}/${name}.heapsnapshot`, chunks.join(""));
+  } finally {
+    await cdp.detach();
+  }
+}
+
 const MB = (bytes) => (bytes / 1e6).toFixed(1);
 
 /**
@@ -367,6 +387,7 @@ async function c5(ctx) {
   const problem = coverageProblem(coverage, count);
   await settle(big.page, 2000);
   const heap = await heapAfterGc(big.page);
+  await heapSnapshot(big.page, "c5-10000");
   const bytes = Buffer.byteLength(JSON.stringify(fixture));
   const wires = await big.page.evaluate(() => ({
     edges: document.querySelectorAll(".react-flow__edge").length,
