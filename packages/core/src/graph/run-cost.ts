@@ -7,7 +7,7 @@ import {
 } from "../catalogue/estimate.ts";
 import { getNodeDefinition } from "../catalogue/registry.ts";
 import { orderFor, PROVIDER_PARAM } from "../catalogue/run-target.ts";
-import { indexGraph, runSignatureOf } from "./run-inputs.ts";
+import { type GraphIndex, indexGraph, runSignatureOf } from "./run-inputs.ts";
 import type { RunNode } from "./run-node.ts";
 import type { GraphEdge } from "./types.ts";
 
@@ -54,9 +54,10 @@ export function estimateGraphRun(
   providers: RunProviders,
   estimateOf: (node: RunNode, into: readonly GraphEdge[]) => NodeEstimate | null = (node, into) =>
     estimateGraphNode(node, into, providers),
+  // One index for every node's signature and wires (linear in the graph's size); a caller
+  // totalling a graph in parts passes the one it built.
+  index: GraphIndex = indexGraph(graph.nodes, graph.edges),
 ): TotalEstimate {
-  // One index for every node's signature and wires: linear in the graph's size.
-  const index = indexGraph(graph.nodes, graph.edges);
   return totalOf(
     ids.map((id) => {
       const node = index.byId.get(id);

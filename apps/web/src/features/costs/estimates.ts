@@ -1,8 +1,9 @@
-import type { GraphEdge } from "@atelier/core";
 import {
   estimateGraphNode,
   estimateGraphRun,
+  type GraphEdge,
   getNodeDefinition,
+  indexGraph,
   type NodeEstimate,
   type RunProviders,
   type TotalEstimate,
@@ -147,6 +148,7 @@ function startFollowing(documents: DocumentStore): () => void {
     // Run all's total from the estimates just kept (no node is estimated twice), in shares.
     let usd = 0;
     let unknown = 0;
+    const index = indexGraph(nodes, edges);
     for (let at = 0; at < nodes.length; at += TOTAL_SLICE) {
       if (!(await goOn())) return;
       const share = estimateGraphRun(
@@ -154,6 +156,7 @@ function startFollowing(documents: DocumentStore): () => void {
         nodes.slice(at, at + TOTAL_SLICE).map((node) => node.id),
         using,
         (node) => byNode[node.id] ?? null,
+        index,
       );
       usd += share.usd;
       unknown += share.unknown;
