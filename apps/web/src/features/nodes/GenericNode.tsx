@@ -3,7 +3,7 @@ import { Handle, type NodeProps, Position, type ReactFlowState, useStoreApi } fr
 import { lazy, memo, Suspense, useCallback, useContext, useEffect, useState } from "react";
 import type { StoreApi } from "zustand";
 import { lazyPart } from "../../ui/lazy-part.tsx";
-import { useDocument, useDocumentStore } from "../document/context.tsx";
+import { useDocumentStore } from "../document/context.tsx";
 import { PORT_COLORS } from "../document/factory.ts";
 import type { CanvasNode } from "../document/types.ts";
 import { usePreferences } from "../preferences/store.ts";
@@ -17,7 +17,8 @@ import { PortMarkers } from "./PortMarkers.tsx";
 import { countRender } from "./render-counts.ts";
 import { type FieldSpec, fieldsOf } from "./schema-fields.ts";
 import { hasSpecialContent, showsOwnResult } from "./special/special-types.ts";
-import { wiredInto, wireOf } from "./wired-value.ts";
+import { useWiresInto } from "./use-wires-into.ts";
+import { wireOf } from "./wired-value.ts";
 
 // Outputs, their viewers and the URL allow-list load with the first node that has a result:
 // an empty canvas's first paint does not carry them (bench F1).
@@ -65,7 +66,7 @@ export const GenericNode = memo(function GenericNode({
   // Drawn: React Flow measures it now, so its size hint (document/size-hints.ts) can go.
   useEffect(() => documents.getState().drawn(id), [documents, id]);
   const [advanced, setAdvanced] = useState(false);
-  const wires = useDocument((state) => wiredInto(state, id, definition?.inputs[0]?.id));
+  const wires = useWiresInto(id, definition?.inputs[0]?.id, !simple);
   const onChange = useCallback(
     (name: string, value: unknown) => documents.getState().setParam(id, name, value),
     [id, documents],

@@ -1,4 +1,4 @@
-import type { CanvasEdge, DocumentGraph } from "../document/types.ts";
+import type { CanvasEdge } from "../document/types.ts";
 
 /*
  * The wires into a node, for its fields a port of the same name can feed (a prompt, a seed).
@@ -23,8 +23,8 @@ const FIELD = "\u0001";
 const ENTRY = "\u0002";
 
 /** Node `id`'s wires as one string ("port·source·handle" entries), cheap to compare. */
-export function wiredInto(graph: DocumentGraph, id: string, firstPort: string | undefined) {
-  const edges = into(graph.edges).get(id);
+export function wiredInto(all: readonly CanvasEdge[], id: string, firstPort: string | undefined) {
+  const edges = into(all).get(id);
   if (!edges) return "";
   return edges
     .map((edge) =>
