@@ -89,13 +89,14 @@ let profiled = 0;
 
 /**
  * With BENCH_PROFILE_DIR set, a CPU profile of each open (CDP Profiler, 200 µs samples) is
- * written there as `open-N-<name>.cpuprofile`: the bench build has source maps, so DevTools
+ * written there as `open-N-<name>.cpuprofile`, and of each of S3's edits and saves as
+ * `save-N-<page title>.cpuprofile`: the bench build has source maps, so DevTools
  * or `bench/lib/profile-summary.mjs` name the product's functions in it.
  */
-async function startProfile(page) {
+async function startProfile(page, kind = "open") {
   const dir = process.env.BENCH_PROFILE_DIR;
   if (!dir) return { stop: async () => {} };
-  if (process.env.BENCH_TRACE) return startTrace(page, dir);
+  if (process.env.BENCH_TRACE) return startTrace(page, dir, kind);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Profiler.enable");
   await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
@@ -105,7 +106,7 @@ async function startProfile(page) {
       const { profile } = await cdp.send("Profiler.stop");
       const { mkdir, writeFile } = await import("node:fs/promises");
       await mkdir(dir, { recursive: true });
-      const file = `${dir}/open-${++profiled}-${name.replace(/[^\w.-]+/g, "_")}.cpuprofile`;
+      const file = `${dir}/${kind}-${++profiled}-${name.replace(/[^\w.-]+/g, "_")}.cpuprofile`;
       await writeFile(file, JSON.stringify(profile));
       await cdp.detach();
     },
@@ -117,7 +118,7 @@ async function startProfile(page) {
  * timeline categories): every task with its duration, and the scripts, layouts and paints
  * inside it, which a CPU profile cannot split into tasks.
  */
-async function startTrace(page, dir) {
+async function startTrace(page, dir, kind) {
   const browser = page.context().browser();
   await browser.startTracing(page, {
     categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "blink"],
@@ -127,7 +128,7 @@ async function startTrace(page, dir) {
       const trace = await browser.stopTracing();
       const { mkdir, writeFile } = await import("node:fs/promises");
       await mkdir(dir, { recursive: true });
-      await writeFile(`${dir}/open-${++profiled}-${name.replace(/[^\w.-]+/g, "_")}.json`, trace);
+      await writeFile(`${dir}/${kind}-${++profiled}-${name.replace(/[^\w.-]+/g, "_")}.json`, trace);
     },
   };
 }
@@ -316,12 +317,14 @@ export async function editAndSave(page, prompt, word = " edited") {
       sent.push({ method: request.method(), bytes: request.postDataBuffer()?.length ?? 0 });
   };
   page.on("request", onRequest);
+  const profile = await startProfile(page, "save");
   await page.keyboard.type(word);
   await page.keyboard.press("Control+s");
   await page.waitForFunction(() => window.__bench.edit.savedAt !== null, null, {
     timeout: 120_000,
     polling: 20,
   });
+  await profile.stop(await page.title());
   page.off("request", onRequest);
   const times = await page.evaluate(() => {
     const { firstKey, saveKey, savedAt } = window.__bench.edit;

@@ -6,6 +6,7 @@ import { writeExitJournal } from "../src/features/persistence/journal.ts";
 import { dataUrlToBlob } from "../src/features/uploads/compress-image.ts";
 import {
   findEmbeddedMedia,
+  hasEmbeddedMedia,
   replaceAtPath,
   runUploadQueue,
   type UploadItem,
@@ -40,6 +41,16 @@ describe("embedded media before a cloud save (SPEC §4, §9)", () => {
       ["a", ["outputValues", "image", "value"]],
       ["b", ["outputs", "isolatedAudio", "url"]],
     ]);
+  });
+
+  it("tells whether any node holds such media, looking again only at replaced nodes", () => {
+    const plain = node("a", { inputValues: { prompt: { value: "hi" } } });
+    const small = node("b", { outputs: { imageUrl: png(100) } });
+    expect(hasEmbeddedMedia([plain, small])).toBe(false);
+    // An edit replaces the node object: the new one is looked at, the old answer not reused.
+    const edited = { ...small, data: { outputs: { imageUrl: png(20_000) } } };
+    expect(hasEmbeddedMedia([plain, edited])).toBe(true);
+    expect(hasEmbeddedMedia([plain, small])).toBe(false);
   });
 
   it("replaces one value and copies only the objects on its path", () => {

@@ -4,7 +4,12 @@ import type { DocumentStore } from "../document/store.ts";
 import type { CanvasNodeData } from "../document/types.ts";
 import { usePreferences } from "../preferences/store.ts";
 import { compressForUpload, dataUrlToBlob } from "../uploads/compress-image.ts";
-import { findEmbeddedMedia, replaceAtPath, runUploadQueue } from "../uploads/media-uploads.ts";
+import {
+  findEmbeddedMedia,
+  hasEmbeddedMedia,
+  replaceAtPath,
+  runUploadQueue,
+} from "../uploads/media-uploads.ts";
 import { saveInBatches } from "./batch-save.ts";
 import {
   baseFor,
@@ -45,7 +50,7 @@ export async function serverVersion(id: string): Promise<string | null> {
 export function hasMediaToUpload(documents: DocumentStore): boolean {
   return (
     usePreferences.getState().autoUploadMedia &&
-    findEmbeddedMedia(documents.getState().nodes).length > 0
+    hasEmbeddedMedia(documents.getState().nodes)
   );
 }
 

@@ -55,6 +55,23 @@ export function findEmbeddedMedia(
   return found;
 }
 
+// Whether a node holds media to upload, by node object (nodes are replaced, never changed):
+// a save after a small edit looks at the edited node again, not at every node (bench S3).
+const holdsMedia = new WeakMap<CanvasNode, boolean>();
+
+/** Whether any node holds embedded media above the upload threshold (findEmbeddedMedia). */
+export function hasEmbeddedMedia(nodes: readonly CanvasNode[]): boolean {
+  for (const node of nodes) {
+    let holds = holdsMedia.get(node);
+    if (holds === undefined) {
+      holds = findEmbeddedMedia([node]).length > 0;
+      holdsMedia.set(node, holds);
+    }
+    if (holds) return true;
+  }
+  return false;
+}
+
 /** A copy of `data` with the value at `path` replaced; only objects on the path are new. */
 export function replaceAtPath(
   data: CanvasNodeData,
