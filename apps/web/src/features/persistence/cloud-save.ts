@@ -48,10 +48,7 @@ export async function serverVersion(id: string): Promise<string | null> {
 
 /** True when the document holds embedded media a cloud save would upload first. */
 export function hasMediaToUpload(documents: DocumentStore): boolean {
-  return (
-    usePreferences.getState().autoUploadMedia &&
-    hasEmbeddedMedia(documents.getState().nodes)
-  );
+  return usePreferences.getState().autoUploadMedia && hasEmbeddedMedia(documents.getState().nodes);
 }
 
 /**
