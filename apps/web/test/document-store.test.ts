@@ -391,4 +391,18 @@ describe("isEdited", () => {
     };
     expect(isEdited(graph, renamed)).toBe(true);
   });
+
+  it("sees reordered nodes as no edit, and a wire added, removed or rewired as one", () => {
+    const reversed = { nodes: [...nodes].reverse(), edges: [] };
+    expect(isEdited(graph, reversed)).toBe(false);
+    const swapped = { nodes: [nodes[1], nodes[0], ...nodes.slice(2)] as CanvasNode[], edges: [] };
+    const replaced = { ...swapped, nodes: [...swapped.nodes.slice(1), { ...nodes[0], id: "new" }] };
+    expect(isEdited(graph, replaced as typeof graph)).toBe(true);
+    const edge = { id: "e", source: "n0", target: "n1" };
+    const wired = { nodes, edges: [edge] };
+    expect(isEdited(graph, wired)).toBe(true);
+    expect(isEdited(wired, graph)).toBe(true);
+    expect(isEdited(wired, { nodes, edges: [{ ...edge, selected: true }] })).toBe(false);
+    expect(isEdited(wired, { nodes, edges: [{ ...edge, target: "n2" }] })).toBe(true);
+  });
 });

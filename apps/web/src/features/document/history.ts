@@ -106,12 +106,33 @@ export function diffGraphs(label: string, before: DocumentGraph, after: Document
   return { entry };
 }
 
-/** True when `after` edits `before` (not only view state), however many nodes it touches. */
+/**
+ * True when `after` edits `before` (not only view state), however many nodes it touches.
+ * Runs on every document change (persistence.ts): it stops at the first edit and builds no
+ * history entry (React Flow measuring hundreds of freshly drawn nodes is one change each).
+ */
 export function isEdited(before: DocumentGraph, after: DocumentGraph): boolean {
-  if (before.nodes === after.nodes && before.edges === after.edges) return false;
-  if (before.nodes.length !== after.nodes.length) return true;
-  const diff = diffGraphs("edit", before, after);
-  return diff.entry !== null || diff.reason === "too-large";
+  return changesContent(before.nodes, after.nodes) || changesContent(before.edges, after.edges);
+}
+
+function changesContent<T extends { id: string }>(before: readonly T[], after: readonly T[]) {
+  if (before === after) return false;
+  if (before.length !== after.length) return true;
+  let index = 0;
+  for (; index < after.length; index++) {
+    const previous = before[index] as T;
+    const item = after[index] as T;
+    if (previous === item) continue;
+    if (previous.id !== item.id) break;
+    if (!sameContent(previous, item)) return true;
+  }
+  if (index === after.length) return false;
+  // Reordered: as many items, each found by id with the same content, is the same content.
+  const old = new Map(before.map((item) => [item.id, item]));
+  return after.some((item) => {
+    const previous = old.get(item.id);
+    return !previous || (previous !== item && !sameContent(previous, item));
+  });
 }
 
 /** Parents before children, as React Flow requires; otherwise the order is kept. */
