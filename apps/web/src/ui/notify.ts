@@ -26,11 +26,7 @@ export const loadSonner = (): Promise<Sonner> => (sonner ??= import("sonner"));
 function show(call: (toast: Sonner["toast"]) => void): void {
   const loading = loadSonner();
   showToaster?.();
-  // In a task of its own: sonner draws a new toast synchronously (flushSync), which made the
-  // task that raised it ~15 ms longer (a warm open's message, bench L2).
-  void Promise.all([loading, mounted]).then(([module]) => {
-    setTimeout(() => call(module.toast), 0);
-  });
+  void Promise.all([loading, mounted]).then(([module]) => call(module.toast));
 }
 
 /** Refusals and confirmations, bottom-right (SPEC §2). */
