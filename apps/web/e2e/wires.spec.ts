@@ -143,3 +143,50 @@ for (const size of [2, 300, 2000]) {
     }
   });
 }
+
+/** The wire ids on one of the zoomed-out canvases: the still wires, or the moving ones. */
+const wiresOn = (page: Page, layer: "still" | "moving") =>
+  page
+    .locator(layer === "moving" ? "canvas.zoomed-out-wires.moving" : "canvas.zoomed-out-wires")
+    .first()
+    .evaluate((element) => (element as HTMLCanvasElement & { wireIds?: string[] }).wireIds ?? []);
+
+test("a zoomed-out drag moves the box with its wires, and lands as one Move to undo", async ({
+  page,
+}) => {
+  const wires = generateFixture(300).edges;
+  const canvas = new CanvasPage(page);
+  await canvas.open("?fixture=300");
+  await expect.poll(() => canvas.nodes().count(), { timeout: 60_000 }).toBeGreaterThan(0);
+  await zoomTo(page, 0.3);
+  const inView = new Set(await visibleNodeIds(canvas));
+  const wire = wires.find((each) => inView.has(each.source) && inView.has(each.target));
+  if (!wire) throw new Error("no wire with both ends in view");
+  const box = page.locator(`.react-flow__node[data-id="${wire.source}"]`);
+  const start = await box.boundingBox();
+  if (!start) throw new Error("box not drawn");
+  const left = async () => (await box.boundingBox())?.x ?? Number.NaN;
+  // Snapping to the 20-unit grid puts a box up to a grid step (6 px at 30 %) off the pointer.
+  const near = (x: number, expected: number) => Math.abs(x - expected) <= 7;
+
+  const grab = { x: start.x + start.width / 2, y: start.y + start.height / 2 };
+  await page.mouse.move(grab.x, grab.y);
+  await page.mouse.down();
+  await page.mouse.move(grab.x + 30, grab.y + 20, { steps: 5 });
+  await page.mouse.move(grab.x + 60, grab.y + 40, { steps: 5 });
+  // Mid-drag the box is where the pointer took it, its wires are redrawn with it, and the
+  // moves have stayed off the document (the canvas is marked for the live drag).
+  await expect.poll(async () => near(await left(), start.x + 60)).toBe(true);
+  await expect(page.locator(".canvas.live-dragging")).toHaveCount(1);
+  await expect.poll(() => wiresOn(page, "moving")).toContain(wire.id);
+  await expect.poll(() => wiresOn(page, "still")).not.toContain(wire.id);
+  await canvas.shot("wires-zoomed-out-drag");
+  await page.mouse.up();
+
+  await expect(page.locator(".canvas.live-dragging")).toHaveCount(0);
+  await expect.poll(() => wiresOn(page, "still")).toContain(wire.id);
+  expect(near(await left(), start.x + 60)).toBe(true);
+  await page.keyboard.press("Control+z");
+  await expect(canvas.toast("Undid: Move")).toBeVisible();
+  await expect.poll(async () => near(await left(), start.x)).toBe(true);
+});

@@ -21,18 +21,36 @@ afterEach(() => {
 });
 
 describe("the editor's warm-up", () => {
-  it("waits for the first pointer or key press where a service worker keeps the chunks, once", async () => {
+  it("waits for the first key press where a service worker keeps the chunks, then for idle, once", async () => {
     withServiceWorker(true);
     warmUpOnFirstUse();
     await settled();
-    expect(warmUp).not.toHaveBeenCalled();
     expect(idle).not.toHaveBeenCalled();
     window.dispatchEvent(new KeyboardEvent("keydown", { key: "a" }));
+    expect(idle).toHaveBeenCalledTimes(1);
+    expect(warmUp).not.toHaveBeenCalled();
+    idle.mock.calls[0]?.[0]();
     await settled();
     expect(warmUp).toHaveBeenCalledTimes(1);
     window.dispatchEvent(new PointerEvent("pointerdown"));
+    window.dispatchEvent(new PointerEvent("pointerup"));
+    expect(idle).toHaveBeenCalledTimes(1);
+  });
+
+  it("after a first pointer press, waits for its release (a drag may be starting)", async () => {
+    withServiceWorker(true);
+    warmUpOnFirstUse();
+    window.dispatchEvent(new PointerEvent("pointerdown"));
+    window.dispatchEvent(new PointerEvent("pointermove"));
+    window.dispatchEvent(new KeyboardEvent("keydown", { key: "Shift" }));
+    expect(idle).not.toHaveBeenCalled();
+    window.dispatchEvent(new PointerEvent("pointerup"));
+    expect(idle).toHaveBeenCalledTimes(1);
+    idle.mock.calls[0]?.[0]();
     await settled();
     expect(warmUp).toHaveBeenCalledTimes(1);
+    window.dispatchEvent(new PointerEvent("pointerup"));
+    expect(idle).toHaveBeenCalledTimes(1);
   });
 
   it("runs when the browser is idle where no service worker can keep them (plain HTTP)", async () => {

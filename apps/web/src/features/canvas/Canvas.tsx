@@ -4,14 +4,17 @@ import {
   BackgroundVariant,
   type Connection,
   type FinalConnectionState,
+  type NodeChange,
   type OnConnectStartParams,
   ReactFlow,
   useReactFlow,
+  useStoreApi,
 } from "@xyflow/react";
 import { type DragEvent, type MouseEvent, useCallback, useEffect, useRef, useState } from "react";
 import { lazyPart, PART_FAILED } from "../../ui/lazy-part.tsx";
 import { notify } from "../../ui/notify.ts";
 import { useDocument, useDocumentStore } from "../document/context.tsx";
+import type { CanvasEdge, CanvasNode } from "../document/types.ts";
 import { ZoomedOut } from "../nodes/detail-level.ts";
 import { nodeTypes } from "../nodes/node-types.ts";
 import { NODE_DRAG_TYPE } from "../palette/categories.ts";
@@ -21,6 +24,7 @@ import { usePreferences } from "../preferences/store.ts";
 import { isViewOnly, useWorkspace } from "../workspace/store.ts";
 import { holdDraggedNodes } from "./drag-hold.ts";
 import { useFlowSync } from "./flow-sync.ts";
+import { createLiveDrag } from "./live-drag.ts";
 import { addNodeNear, loadPlacement } from "./place-node.ts";
 import { SelectionToolbar } from "./SelectionToolbar.tsx";
 import { useNoSelectionListener } from "./selection-listener.ts";
@@ -72,7 +76,7 @@ export function Canvas() {
   const { nodes, edges, simple } = useFlowSync(store);
   useNoSelectionListener();
   const empty = useDocument((state) => state.nodes.length === 0);
-  const onNodesChange = useDocument((state) => state.onNodesChange);
+  const applyNodeChanges = useDocument((state) => state.onNodesChange);
   const onEdgesChange = useDocument((state) => state.onEdgesChange);
   const showMinimap = usePreferences((state) => state.showMinimap);
   const snapToGrid = usePreferences((state) => state.snapToGrid);
@@ -294,6 +298,19 @@ export function Canvas() {
     [unmarkDragging],
   );
 
+  // Zoomed out, a drag's moves stay off the document until it ends (live-drag.ts).
+  const flowStore = useStoreApi<CanvasNode, CanvasEdge>();
+  const [liveDrag] = useState(createLiveDrag);
+  const onNodesChange = useCallback(
+    (changes: NodeChange<CanvasNode>[]) => {
+      const root = canvasRef.current;
+      if (root && liveDrag.take(changes, flowStore.getState(), root)) return;
+      applyNodeChanges(changes);
+      liveDrag.settle(changes);
+    },
+    [applyNodeChanges, flowStore, liveDrag],
+  );
+
   const viewOnly = useWorkspace(isViewOnly);
   return (
     <div
@@ -331,7 +348,7 @@ export function Canvas() {
           proOptions={{ hideAttribution: true }}
         >
           <Background variant={BackgroundVariant.Dots} gap={GRID[0]} size={1} />
-          {simple ? <ZoomedOutWires /> : null}
+          {simple ? <ZoomedOutWires liveDrag={liveDrag} /> : null}
           <ZoomControls />
           {showMinimap ? <OverviewMap /> : null}
         </ReactFlow>

@@ -2,6 +2,7 @@ import { useStoreApi } from "@xyflow/react";
 import { useEffect, useRef } from "react";
 import { useDocumentStore } from "../document/context.tsx";
 import type { CanvasEdge, CanvasNode } from "../document/types.ts";
+import { type LiveDrag, withLivePositions } from "./live-drag.ts";
 import { type Area, drawWires, visibleArea } from "./wire-paths.ts";
 
 /** Beyond this many moved nodes a change redraws every wire instead of the moved ones'. */
@@ -18,9 +19,10 @@ type WireCanvas = HTMLCanvasElement & { wireIds?: string[] };
  * colours of their data types — no component per wire. A second canvas holds the wires of
  * nodes that are moving (a drag moves a few nodes per frame): each frame redraws those
  * alone, and the rest stay on the first canvas until the nodes settle. Panning, zooming,
- * resizing and wiring redraw everything, once per frame at most.
+ * resizing and wiring redraw everything, once per frame at most. Boxes being dragged are
+ * drawn where the drag has them (`liveDrag`), ahead of React Flow (live-drag.ts).
  */
-export function ZoomedOutWires() {
+export function ZoomedOutWires({ liveDrag }: { liveDrag: LiveDrag }) {
   const baseRef = useRef<WireCanvas>(null);
   const liveRef = useRef<WireCanvas>(null);
   const flow = useStoreApi<CanvasNode, CanvasEdge>();
@@ -88,7 +90,8 @@ export function ZoomedOutWires() {
       drawnView = { transform: state.transform, width: state.width, height: state.height };
       held = skip;
       if (!prepared) return;
-      base.wireIds = drawWires(prepared.context, edges, state.nodeLookup, prepared.area, skip).ids;
+      const lookup = withLivePositions(state.nodeLookup, liveDrag.positions);
+      base.wireIds = drawWires(prepared.context, edges, lookup, prepared.area, skip).ids;
     };
 
     const drawMoving = (moving: Set<string>) => {
@@ -107,7 +110,8 @@ export function ZoomedOutWires() {
       }
       const mine = new Set<CanvasEdge>();
       for (const id of moving) for (const edge of wiresOf.get(id) ?? []) mine.add(edge);
-      const drawn = drawWires(prepared.context, mine, flow.getState().nodeLookup, prepared.area);
+      const lookup = withLivePositions(flow.getState().nodeLookup, liveDrag.positions);
+      const drawn = drawWires(prepared.context, mine, lookup, prepared.area);
       live.wireIds = drawn.ids;
       liveBox = drawn.box;
     };
@@ -125,11 +129,14 @@ export function ZoomedOutWires() {
         documents.getState().edges === drawnEdges && sameView(state, drawnView)
           ? movedSince(drawnNodes, state.nodes)
           : null;
-      if (!moving || moving.size > LIVE_NODE_LIMIT) {
-        drawAll(new Set());
+      const dragged = new Set(liveDrag.positions.keys());
+      if (!moving || moving.size + dragged.size > LIVE_NODE_LIMIT) {
+        drawAll(dragged);
         clearMoving();
+        if (dragged.size > 0) drawMoving(dragged);
         return;
       }
+      for (const id of dragged) moving.add(id);
       if (moving.size === 0) return;
       // Nodes began moving: the first canvas keeps every wire but theirs.
       if (!sameSet(moving, held)) drawAll(moving);
@@ -161,13 +168,15 @@ export function ZoomedOutWires() {
     const stopDocument = documents.subscribe((state, before) => {
       if (state.edges !== before.edges) schedule();
     });
+    const stopLive = liveDrag.subscribe(schedule);
     return () => {
       stopFlow();
       stopDocument();
+      stopLive();
       cancelAnimationFrame(frame);
       clearTimeout(settle);
     };
-  }, [flow, documents]);
+  }, [flow, documents, liveDrag]);
 
   return (
     <>

@@ -18,7 +18,7 @@ export interface WireEnds {
   ty: number;
 }
 
-type Lookup = ReadonlyMap<string, InternalNode<CanvasNode>>;
+type Lookup = Pick<ReadonlyMap<string, InternalNode<CanvasNode>>, "get">;
 
 const FALLBACK_COLOUR = PORT_COLORS.any;
 
