@@ -59,9 +59,19 @@ const move = (id: string, x: number, y: number, dragging = true): NodeChange<Can
   dragging,
 });
 
+/** A drag of `ids` whose first move the document has taken (as Canvas.tsx hands it over). */
+function begun(ids: string[]) {
+  const live = createLiveDrag();
+  const first = ids.map((id) => move(id, 1, 1));
+  const { root, flow } = scene(0.2);
+  expect(live.take(first, flow, root)).toBe(false);
+  live.applied(first);
+  return live;
+}
+
 describe("a zoomed-out drag, ahead of the document", () => {
-  it("moves the dragged boxes and keeps their positions, leaving the document alone", () => {
-    const live = createLiveDrag();
+  it("after its first move, moves the dragged boxes and keeps their positions, off the document", () => {
+    const live = begun(["a", "b"]);
     const { root, flow, box } = scene(0.2);
     const listener = vi.fn();
     live.subscribe(listener);
@@ -78,7 +88,7 @@ describe("a zoomed-out drag, ahead of the document", () => {
   });
 
   it("places a group member from the group's place (its position is relative)", () => {
-    const live = createLiveDrag();
+    const live = begun(["child"]);
     const { root, flow, box } = scene(0.2);
     expect(live.take([move("child", 30, 50)], flow, root)).toBe(true);
     expect(box("child")?.style.transform).toBe("translate(1030px,550px)");
@@ -86,7 +96,7 @@ describe("a zoomed-out drag, ahead of the document", () => {
   });
 
   it("leaves to the document: zoomed in, the drop, groups, boxes not drawn, other changes", () => {
-    const live = createLiveDrag();
+    const live = begun(["a", "group", "undrawn"]);
     const out = scene(0.2);
     expect(live.take([move("a", 40, 20)], scene(0.5).flow, out.root)).toBe(false);
     expect(live.take([move("a", 40, 20, false)], out.flow, out.root)).toBe(false);
@@ -104,21 +114,23 @@ describe("a zoomed-out drag, ahead of the document", () => {
   });
 
   it("forgets a box's live position once the document has its place, and unmarks the canvas", () => {
-    const live = createLiveDrag();
+    const live = begun(["a", "b"]);
     const { root, flow } = scene(0.2);
     live.take([move("a", 40, 20), move("b", 340, 20)], flow, root);
     const listener = vi.fn();
     live.subscribe(listener);
 
-    live.settle([move("a", 40, 20, false)]);
+    live.applied([move("a", 40, 20, false)]);
     expect([...live.positions.keys()]).toEqual(["b"]);
     expect(root.classList.contains(LIVE_DRAG_CLASS)).toBe(true);
-    live.settle([{ type: "remove", id: "b" }]);
+    live.applied([{ type: "remove", id: "b" }]);
     expect(live.positions.size).toBe(0);
     expect(root.classList.contains(LIVE_DRAG_CLASS)).toBe(false);
     expect(listener).toHaveBeenCalledTimes(2);
-    live.settle([move("a", 0, 0, false)]);
+    live.applied([move("a", 0, 0, false)]);
     expect(listener).toHaveBeenCalledTimes(2);
+    // The next drag begins through the document again.
+    expect(live.take([move("a", 60, 20)], flow, root)).toBe(false);
   });
 
   it("answers React Flow's nodes with the dragged ones where the drag has them", () => {

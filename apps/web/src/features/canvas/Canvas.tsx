@@ -306,7 +306,7 @@ export function Canvas() {
       const root = canvasRef.current;
       if (root && liveDrag.take(changes, flowStore.getState(), root)) return;
       applyNodeChanges(changes);
-      liveDrag.settle(changes);
+      liveDrag.applied(changes);
     },
     [applyNodeChanges, flowStore, liveDrag],
   );

@@ -22,8 +22,9 @@ type Lookup = Pick<ReadonlyMap<string, InternalNode<CanvasNode>>, "get">;
  * React's walk over thousands of box wrappers to re-render the one moved: ~10 ms a move at
  * 2,000 boxes, most of the drag's frame (bench C1, C5, P1). Here the moves only rewrite
  * the dragged boxes' transforms (what React Flow itself would write) and are kept as live
- * positions, which the zoomed-out wires are drawn from (ZoomedOutWires.tsx); the move that
- * ends the drag reaches the document, and with it React Flow, as one edit (undo: "Move").
+ * positions, which the zoomed-out wires are drawn from (ZoomedOutWires.tsx). The first move
+ * of a drag and the move that ends it reach the document, and with it React Flow: the
+ * document knows a drag is under way, and records it as one edit (undo: "Move").
  *
  * Zoomed in, nodes are full cards whose wires React Flow draws as it moves them, so their
  * drags go through the document as before; so do drags of groups (their members are moved
@@ -32,8 +33,11 @@ type Lookup = Pick<ReadonlyMap<string, InternalNode<CanvasNode>>, "get">;
 export interface LiveDrag {
   /** Takes `changes` when they are moves of a zoomed-out drag; false leaves them to the document. */
   take(changes: readonly NodeChange<CanvasNode>[], flow: FlowState, root: HTMLElement): boolean;
-  /** Forgets the live positions of nodes the document now has the place of. */
-  settle(changes: readonly NodeChange<CanvasNode>[]): void;
+  /**
+   * Told of every change the document took: a drag's first move marks its nodes as begun
+   * (their next moves can be live); a drop, or any other move, forgets their live positions.
+   */
+  applied(changes: readonly NodeChange<CanvasNode>[]): void;
   /** Where the dragged boxes are now, by node id (flow coordinates, top left). */
   readonly positions: ReadonlyMap<string, XYPosition>;
   /** Called after every change of `positions`; answers the unsubscribe. */
@@ -42,6 +46,10 @@ export interface LiveDrag {
 
 export function createLiveDrag(): LiveDrag {
   const positions = new Map<string, XYPosition>();
+  // Nodes whose drag the document has seen begin: their first move goes to the document,
+  // so it knows a drag is under way (journal writes wait for the drop) and React Flow keeps
+  // drawing the dragged boxes however far the view moves from where the drag began.
+  const begun = new Set<string>();
   const elements = new Map<string, HTMLElement>();
   const listeners = new Set<() => void>();
   // The canvas marked while a live drag lasts: React Flow's frame around a multiple
@@ -69,6 +77,7 @@ export function createLiveDrag(): LiveDrag {
       for (const change of changes) {
         if (change.type !== "position" || change.dragging !== true || !change.position)
           return false;
+        if (!begun.has(change.id)) return false;
         const node = flow.nodeLookup.get(change.id);
         if (!node || flow.parentLookup.has(change.id)) return false;
         const element = elementOf(change.id, root);
@@ -93,12 +102,14 @@ export function createLiveDrag(): LiveDrag {
       changed();
       return true;
     },
-    settle(changes) {
-      if (positions.size === 0) return;
+    applied(changes) {
       let settled = false;
-      for (const change of changes)
-        if (change.type === "position" || change.type === "remove")
-          settled = positions.delete(change.id) || settled;
+      for (const change of changes) {
+        if (change.type !== "position" && change.type !== "remove") continue;
+        if (change.type === "position" && change.dragging === true) begun.add(change.id);
+        else begun.delete(change.id);
+        settled = positions.delete(change.id) || settled;
+      }
       if (positions.size === 0) {
         elements.clear();
         marked?.classList.remove(LIVE_DRAG_CLASS);

@@ -2,7 +2,7 @@ import { whenIdle } from "../../services/when-idle.ts";
 
 const warm = () => void import("./warm-up.ts").then((module) => module.warmUp()).catch(() => {});
 const FIRST_USE = ["pointerdown", "keydown", "touchstart", "wheel"] as const;
-const RELEASES = ["pointerup", "pointercancel", "touchend", "touchcancel", "blur"] as const;
+const RELEASES = ["pointerup", "pointercancel", "touchend", "touchcancel"] as const;
 
 /**
  * Fetches what the editor needs offline and for its first actions (warm-up.ts). Where a
@@ -19,8 +19,11 @@ export function warmUpOnFirstUse(): void {
     whenIdle(warm);
     return;
   }
+  // The window losing focus ends a press too (its release goes elsewhere); an element's
+  // blur, which a capturing listener would also hear, does not.
   const released = () => {
     for (const type of RELEASES) window.removeEventListener(type, released, true);
+    window.removeEventListener("blur", released);
     whenIdle(warm);
   };
   const once = (event: Event) => {
@@ -31,6 +34,7 @@ export function warmUpOnFirstUse(): void {
     }
     for (const type of RELEASES)
       window.addEventListener(type, released, { capture: true, passive: true });
+    window.addEventListener("blur", released);
   };
   for (const type of FIRST_USE)
     window.addEventListener(type, once, { capture: true, passive: true });
