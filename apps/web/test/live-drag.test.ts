@@ -133,6 +133,16 @@ describe("a zoomed-out drag, ahead of the document", () => {
     expect(live.take([move("a", 60, 20)], flow, root)).toBe(false);
   });
 
+  it("ends a drag under way when zoomed back in: its next move begins through the document", () => {
+    const live = begun(["a"]);
+    const { root, flow } = scene(0.2);
+    live.take([move("a", 40, 20)], flow, root);
+    live.end();
+    expect(live.positions.size).toBe(0);
+    expect(root.classList.contains(LIVE_DRAG_CLASS)).toBe(false);
+    expect(live.take([move("a", 60, 20)], flow, root)).toBe(false);
+  });
+
   it("answers React Flow's nodes with the dragged ones where the drag has them", () => {
     const { flow } = scene(0.2);
     const lookup = withLivePositions(flow.nodeLookup, new Map([["a", { x: 7, y: 9 }]]));

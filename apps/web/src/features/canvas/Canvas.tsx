@@ -24,7 +24,7 @@ import { usePreferences } from "../preferences/store.ts";
 import { isViewOnly, useWorkspace } from "../workspace/store.ts";
 import { holdDraggedNodes } from "./drag-hold.ts";
 import { useFlowSync } from "./flow-sync.ts";
-import { createLiveDrag } from "./live-drag.ts";
+import type { LiveDrag } from "./live-drag.ts";
 import { addNodeNear, loadPlacement } from "./place-node.ts";
 import { SelectionToolbar } from "./SelectionToolbar.tsx";
 import { useNoSelectionListener } from "./selection-listener.ts";
@@ -298,15 +298,16 @@ export function Canvas() {
     [unmarkDragging],
   );
 
-  // Zoomed out, a drag's moves stay off the document until it ends (live-drag.ts).
+  // Zoomed out, a drag's moves stay off the document until it ends (live-drag.ts): the
+  // zoomed-out wires, which draw them, hand the live drag over once loaded.
   const flowStore = useStoreApi<CanvasNode, CanvasEdge>();
-  const [liveDrag] = useState(createLiveDrag);
+  const [liveDrag, setLiveDrag] = useState<LiveDrag | null>(null);
   const onNodesChange = useCallback(
     (changes: NodeChange<CanvasNode>[]) => {
       const root = canvasRef.current;
-      if (root && liveDrag.take(changes, flowStore.getState(), root)) return;
+      if (root && liveDrag?.take(changes, flowStore.getState(), root)) return;
       applyNodeChanges(changes);
-      liveDrag.applied(changes);
+      liveDrag?.applied(changes);
     },
     [applyNodeChanges, flowStore, liveDrag],
   );
@@ -348,7 +349,7 @@ export function Canvas() {
           proOptions={{ hideAttribution: true }}
         >
           <Background variant={BackgroundVariant.Dots} gap={GRID[0]} size={1} />
-          {simple ? <ZoomedOutWires liveDrag={liveDrag} /> : null}
+          {simple ? <ZoomedOutWires onLiveDrag={setLiveDrag} /> : null}
           <ZoomControls />
           {showMinimap ? <OverviewMap /> : null}
         </ReactFlow>

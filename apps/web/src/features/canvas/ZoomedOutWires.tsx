@@ -1,8 +1,8 @@
 import { useStoreApi } from "@xyflow/react";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useDocumentStore } from "../document/context.tsx";
 import type { CanvasEdge, CanvasNode } from "../document/types.ts";
-import { type LiveDrag, withLivePositions } from "./live-drag.ts";
+import { createLiveDrag, type LiveDrag, withLivePositions } from "./live-drag.ts";
 import { type Area, drawWires, visibleArea } from "./wire-paths.ts";
 
 /** Beyond this many moved nodes a change redraws every wire instead of the moved ones'. */
@@ -20,17 +20,28 @@ type WireCanvas = HTMLCanvasElement & { wireIds?: string[] };
  * nodes that are moving (a drag moves a few nodes per frame): each frame redraws those
  * alone, and the rest stay on the first canvas until the nodes settle. Panning, zooming,
  * resizing and wiring redraw everything, once per frame at most. Boxes being dragged are
- * drawn where the drag has them (`liveDrag`), ahead of React Flow (live-drag.ts).
+ * drawn where the drag has them, ahead of React Flow: this layer makes the live drag
+ * (live-drag.ts) and hands it to the canvas while zoomed out (`onLiveDrag`).
  */
-export function ZoomedOutWires({ liveDrag }: { liveDrag: LiveDrag }) {
+export function ZoomedOutWires({ onLiveDrag }: { onLiveDrag: (drag: LiveDrag | null) => void }) {
   const baseRef = useRef<WireCanvas>(null);
   const liveRef = useRef<WireCanvas>(null);
   const flow = useStoreApi<CanvasNode, CanvasEdge>();
   const documents = useDocumentStore();
+  const [liveDrag] = useState(createLiveDrag);
+  useEffect(() => {
+    onLiveDrag(liveDrag);
+    return () => {
+      liveDrag.end();
+      onLiveDrag(null);
+    };
+  }, [liveDrag, onLiveDrag]);
 
   useEffect(() => {
     const base = baseRef.current;
     const live = liveRef.current;
+    // Where a live drag has its boxes (live-drag.ts), ahead of React Flow.
+    const dragged = () => liveDrag.positions;
     if (!base || !live) return;
     // What the first canvas shows: React Flow's nodes then, and the wires left off it.
     let drawnNodes: CanvasNode[] = [];
@@ -90,7 +101,7 @@ export function ZoomedOutWires({ liveDrag }: { liveDrag: LiveDrag }) {
       drawnView = { transform: state.transform, width: state.width, height: state.height };
       held = skip;
       if (!prepared) return;
-      const lookup = withLivePositions(state.nodeLookup, liveDrag.positions);
+      const lookup = withLivePositions(state.nodeLookup, dragged());
       base.wireIds = drawWires(prepared.context, edges, lookup, prepared.area, skip).ids;
     };
 
@@ -110,7 +121,7 @@ export function ZoomedOutWires({ liveDrag }: { liveDrag: LiveDrag }) {
       }
       const mine = new Set<CanvasEdge>();
       for (const id of moving) for (const edge of wiresOf.get(id) ?? []) mine.add(edge);
-      const lookup = withLivePositions(flow.getState().nodeLookup, liveDrag.positions);
+      const lookup = withLivePositions(flow.getState().nodeLookup, dragged());
       const drawn = drawWires(prepared.context, mine, lookup, prepared.area);
       live.wireIds = drawn.ids;
       liveBox = drawn.box;
@@ -129,14 +140,14 @@ export function ZoomedOutWires({ liveDrag }: { liveDrag: LiveDrag }) {
         documents.getState().edges === drawnEdges && sameView(state, drawnView)
           ? movedSince(drawnNodes, state.nodes)
           : null;
-      const dragged = new Set(liveDrag.positions.keys());
-      if (!moving || moving.size + dragged.size > LIVE_NODE_LIMIT) {
-        drawAll(dragged);
+      const draggedIds = new Set(dragged().keys());
+      if (!moving || moving.size + draggedIds.size > LIVE_NODE_LIMIT) {
+        drawAll(draggedIds);
         clearMoving();
-        if (dragged.size > 0) drawMoving(dragged);
+        if (draggedIds.size > 0) drawMoving(draggedIds);
         return;
       }
-      for (const id of dragged) moving.add(id);
+      for (const id of draggedIds) moving.add(id);
       if (moving.size === 0) return;
       // Nodes began moving: the first canvas keeps every wire but theirs.
       if (!sameSet(moving, held)) drawAll(moving);

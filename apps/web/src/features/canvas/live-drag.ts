@@ -40,6 +40,8 @@ export interface LiveDrag {
   applied(changes: readonly NodeChange<CanvasNode>[]): void;
   /** Where the dragged boxes are now, by node id (flow coordinates, top left). */
   readonly positions: ReadonlyMap<string, XYPosition>;
+  /** Forgets any drag under way (zoomed back in: its next move goes to the document). */
+  end(): void;
   /** Called after every change of `positions`; answers the unsubscribe. */
   subscribe(listener: () => void): () => void;
 }
@@ -116,6 +118,13 @@ export function createLiveDrag(): LiveDrag {
         marked = null;
       }
       if (settled) changed();
+    },
+    end() {
+      positions.clear();
+      begun.clear();
+      elements.clear();
+      marked?.classList.remove(LIVE_DRAG_CLASS);
+      marked = null;
     },
     subscribe(listener) {
       listeners.add(listener);
