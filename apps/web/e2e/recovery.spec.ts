@@ -135,8 +135,16 @@ test("the copy kept when a cloud workflow opens (a Blob) opens when the server i
         () =>
           new Promise<string>((resolve, reject) => {
             const opening = indexedDB.open("atelier");
-            opening.onerror = () => reject(opening.error);
+            // Before the app has made its database, this must not make one (nor hold a
+            // connection that blocks the app's upgrade): abort, and look again later.
+            opening.onupgradeneeded = () => opening.transaction?.abort();
+            opening.onerror = () => resolve("none");
             opening.onsuccess = () => {
+              if (!opening.result.objectStoreNames.contains("workflows")) {
+                opening.result.close();
+                resolve("none");
+                return;
+              }
               const read = opening.result
                 .transaction("workflows")
                 .objectStore("workflows")
