@@ -9,7 +9,7 @@ import {
 import type { CanvasNode } from "../src/features/document/types.ts";
 
 afterEach(() => {
-  document.body.innerHTML = "";
+  document.body.replaceChildren();
 });
 
 /** A node as React Flow holds it: at `at` on the canvas, inside `parentId` if given. */
