@@ -40,8 +40,6 @@ export function ZoomedOutWires({ onLiveDrag }: { onLiveDrag: (drag: LiveDrag | n
   useEffect(() => {
     const base = baseRef.current;
     const live = liveRef.current;
-    // Where a live drag has its boxes (live-drag.ts), ahead of React Flow.
-    const dragged = () => liveDrag.positions;
     if (!base || !live) return;
     // What the first canvas shows: React Flow's nodes then, and the wires left off it.
     let drawnNodes: CanvasNode[] = [];
@@ -101,7 +99,7 @@ export function ZoomedOutWires({ onLiveDrag }: { onLiveDrag: (drag: LiveDrag | n
       drawnView = { transform: state.transform, width: state.width, height: state.height };
       held = skip;
       if (!prepared) return;
-      const lookup = withLivePositions(state.nodeLookup, dragged());
+      const lookup = withLivePositions(state.nodeLookup, liveDrag.positions);
       base.wireIds = drawWires(prepared.context, edges, lookup, prepared.area, skip).ids;
     };
 
@@ -121,7 +119,7 @@ export function ZoomedOutWires({ onLiveDrag }: { onLiveDrag: (drag: LiveDrag | n
       }
       const mine = new Set<CanvasEdge>();
       for (const id of moving) for (const edge of wiresOf.get(id) ?? []) mine.add(edge);
-      const lookup = withLivePositions(flow.getState().nodeLookup, dragged());
+      const lookup = withLivePositions(flow.getState().nodeLookup, liveDrag.positions);
       const drawn = drawWires(prepared.context, mine, lookup, prepared.area);
       live.wireIds = drawn.ids;
       liveBox = drawn.box;
@@ -140,7 +138,7 @@ export function ZoomedOutWires({ onLiveDrag }: { onLiveDrag: (drag: LiveDrag | n
         documents.getState().edges === drawnEdges && sameView(state, drawnView)
           ? movedSince(drawnNodes, state.nodes)
           : null;
-      const draggedIds = new Set(dragged().keys());
+      const draggedIds = new Set(liveDrag.positions.keys());
       if (!moving || moving.size + draggedIds.size > LIVE_NODE_LIMIT) {
         drawAll(draggedIds);
         clearMoving();
