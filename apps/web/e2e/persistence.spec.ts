@@ -23,7 +23,10 @@ async function journalHolds(page: Page, count: number) {
               };
               if (!db.objectStoreNames.contains("journal")) return answer(-1);
               const get = db.transaction("journal").objectStore("journal").get("current");
-              get.onsuccess = () => answer(get.result ? get.result.data.nodes.length : -1);
+              // Entries hold the saved form as text (earlier versions: as an object).
+              const saved = (entry: { text?: string; data?: { nodes: unknown[] } }) =>
+                entry.text === undefined ? entry.data : JSON.parse(entry.text);
+              get.onsuccess = () => answer(get.result ? saved(get.result).nodes.length : -1);
               get.onerror = () => answer(-1);
             };
             open.onerror = () => resolve(-1);

@@ -21,8 +21,8 @@ vi.mock("../src/features/persistence/document-io.ts", async (importOriginal) => 
   const real = await importOriginal<typeof import("../src/features/persistence/document-io.ts")>();
   return {
     ...real,
-    serializeCurrent: async (...args: Parameters<typeof real.serializeCurrent>) => {
-      const data = await real.serializeCurrent(...args);
+    serializeCurrentText: async (...args: Parameters<typeof real.serializeCurrentText>) => {
+      const data = await real.serializeCurrentText(...args);
       await new Promise<void>((resolve) => {
         seen.release = resolve;
       });

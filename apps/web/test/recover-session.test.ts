@@ -2,8 +2,8 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { JournalData } from "../src/features/persistence/journal.ts";
 
 const journal = vi.hoisted(() => ({ entry: null as JournalData | null, onRead: () => {} }));
-vi.mock("../src/features/persistence/journal.ts", () => ({
-  CLEAN_EXIT_KEY: "atelier.cleanExit",
+vi.mock("../src/features/persistence/journal.ts", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("../src/features/persistence/journal.ts")>()),
   readJournal: async () => {
     journal.onRead();
     return journal.entry;

@@ -1,4 +1,4 @@
-import type { SavedWorkflow } from "@atelier/core";
+import type { SavedWorkflow, WorkflowDocument } from "@atelier/core";
 import type { DocumentStore } from "../document/store.ts";
 import { useWorkspace } from "../workspace/store.ts";
 import { LOCAL_DB_NAME } from "./local-db-name.ts";
@@ -27,11 +27,23 @@ export async function mayHoldLocalData(): Promise<boolean> {
   }
 }
 
-/** The document as SPEC's saved form, named after the workspace (serialized off the main thread). */
-export async function serializeCurrent(documents: DocumentStore): Promise<SavedWorkflow> {
+const currentDocument = (documents: DocumentStore): WorkflowDocument => {
   const { nodes, edges } = documents.getState();
   const { name, workflowId } = useWorkspace.getState();
-  // The worker bridge loads with the first save or journal write.
-  const { serializer } = await import("./serializer.ts");
-  return serializer.serialize({ nodes, edges, metadata: { name, id: workflowId } });
+  return { nodes, edges, metadata: { name, id: workflowId } };
+};
+
+// The worker bridge loads with the first save or journal write.
+const bridge = () => import("./serializer.ts").then((module) => module.serializer);
+
+/** The document as SPEC's saved form, named after the workspace (serialized off the main thread). */
+export async function serializeCurrent(documents: DocumentStore): Promise<SavedWorkflow> {
+  const document = currentDocument(documents); // read now: the import may yield to edits
+  return (await bridge()).serialize(document);
+}
+
+/** The same saved form as JSON text, never parsed here: what the journal keeps. */
+export async function serializeCurrentText(documents: DocumentStore): Promise<string> {
+  const document = currentDocument(documents);
+  return (await bridge()).serializeText(document);
 }

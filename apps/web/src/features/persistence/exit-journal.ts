@@ -10,7 +10,10 @@ import { CLEAN_EXIT_KEY, type JournalData, writeExitJournal } from "./journal.ts
  * Page hide: the open workflow's journal written synchronously (journal.ts) and a normal
  * close marked, so the next start brings the edits back silently.
  */
-export function journalOnExit(document: WorkflowDocument, entry: Omit<JournalData, "data">) {
+export function journalOnExit(
+  document: WorkflowDocument,
+  entry: Omit<JournalData, "data" | "text">,
+) {
   writeExitJournal({ ...entry, data: serializeWorkflow(document) });
   localStorage.setItem(CLEAN_EXIT_KEY, "1");
 }

@@ -1,4 +1,4 @@
-import { LIMITS, utf8ByteLength } from "@atelier/core";
+import { LIMITS, type SavedWorkflow, utf8ByteLength } from "@atelier/core";
 import { local, mayHoldLocalData } from "./document-io.ts";
 import type { JournalEntry } from "./local-db.ts";
 
@@ -8,6 +8,11 @@ export const CLEAN_EXIT_KEY = "atelier.cleanExit";
 const MB = 1024 * 1024;
 
 export type JournalData = Omit<JournalEntry, "key">;
+
+/** The entry's saved form: its text parsed (entries of earlier versions hold the object). */
+export function journaledWorkflow(entry: JournalData): SavedWorkflow {
+  return entry.text === undefined ? (entry.data as SavedWorkflow) : JSON.parse(entry.text);
+}
 
 /** Journals unsaved edits to IndexedDB (the throttled path while editing). */
 export async function writeJournal(entry: JournalData): Promise<void> {

@@ -21,7 +21,10 @@ export interface JournalEntry {
   name: string;
   /** Cloud only: the version the edits started from (entries of earlier versions lack it). */
   basedOn?: string | null;
-  data: SavedWorkflow;
+  /** The saved form as JSON: the worker's own text, kept as is (no parse, cheap to clone). */
+  text?: string;
+  /** The saved form as an object: entries of earlier versions, and the page-hide journal. */
+  data?: SavedWorkflow;
   writtenAt: number;
 }
 

@@ -7,7 +7,7 @@ import { restored } from "../workspace/document-status.ts";
 import { opened, useWorkspace } from "../workspace/store.ts";
 import { conflictFound, loadingStep } from "../workspace/sync-status.ts";
 import { LAST_WORKFLOW_KEY, local, locationOf } from "./document-io.ts";
-import { CLEAN_EXIT_KEY, readJournal } from "./journal.ts";
+import { CLEAN_EXIT_KEY, journaledWorkflow, readJournal } from "./journal.ts";
 import { fetchWorkflow, LOAD_STEPS } from "./load-workflow.ts";
 
 /*
@@ -130,7 +130,7 @@ export async function recoverSession(
     id && untouched ? target.open(id, { reportMissing: wanted === undefined }) : "opened";
   if (!entry || !readGraph) return openWanted();
   const restore = () => {
-    target.replaceDocument(readGraph(entry.data).graph);
+    target.replaceDocument(readGraph(journaledWorkflow(entry)).graph);
     // Everything a save needs: the version the edits started from included.
     restored({
       workflowId: entry.workflowId,

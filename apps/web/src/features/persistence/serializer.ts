@@ -8,6 +8,7 @@ import {
 } from "@atelier/core";
 import { type Remote, wrap } from "comlink";
 import type { SerializeWorkerApi } from "./serialize.worker.ts";
+import { stringifyInSteps } from "./stringify-in-steps.ts";
 
 export const WORKER_TIMEOUTS = {
   serialize: { ms: LIMITS.timing.workerSerializeTimeoutMs, message: "Serialization timeout" },
@@ -59,12 +60,24 @@ async function inWorker<T>(
   }
 }
 
+/** The document posted to the worker as JSON, written in steps (no long task here). */
+const documentJson = (document: WorkflowDocument) =>
+  stringifyInSteps(document as unknown as Record<string, unknown>);
+
 export const serializer = {
   serialize(document: WorkflowDocument): Promise<SavedWorkflow> {
     return inWorker(
       "serialize",
-      async (api) => JSON.parse(await api.serialize(JSON.stringify(document))) as SavedWorkflow,
+      async (api) => JSON.parse(await api.serialize(await documentJson(document))) as SavedWorkflow,
       () => serializeWorkflow(document),
+    );
+  },
+  /** The saved form as JSON text: for keeping as is (the journal), with no parse on this thread. */
+  serializeText(document: WorkflowDocument): Promise<string> {
+    return inWorker(
+      "serialize",
+      async (api) => api.serialize(await documentJson(document)),
+      () => JSON.stringify(serializeWorkflow(document)),
     );
   },
   chunk(saved: SavedWorkflow): Promise<WorkflowChunk[]> {
