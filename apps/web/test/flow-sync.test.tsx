@@ -1,7 +1,14 @@
 import { act, cleanup, render } from "@testing-library/react";
 import { ReactFlowProvider, useStoreApi } from "@xyflow/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { NODES_PER_TASK, useFlowSync } from "../src/features/canvas/flow-sync.ts";
+import {
+  FIRST_STEP_NODES,
+  MIN_NODES_PER_TASK,
+  NODES_PER_TASK,
+  nextStepSize,
+  STEP_BUDGET_MS,
+  useFlowSync,
+} from "../src/features/canvas/flow-sync.ts";
 import { createDocumentStore, type DocumentStore } from "../src/features/document/store.ts";
 import type { CanvasNode } from "../src/features/document/types.ts";
 
@@ -44,7 +51,7 @@ const nextStep = () =>
     vi.advanceTimersByTime(1);
   });
 
-it("hands a large load to React Flow 100 nodes a frame, the wires last", () => {
+it("hands a large load to React Flow 50 nodes, then 100 a frame, the wires last", () => {
   vi.useFakeTimers();
   const store = mounted();
   const edges = Array.from({ length: 2500 }, (_, index) => ({
@@ -54,18 +61,19 @@ it("hands a large load to React Flow 100 nodes a frame, the wires last", () => {
   }));
   act(() => store.getState().load({ nodes: nodes(2000), edges }));
   const shown = () => [flow?.getState().nodes.length, flow?.getState().edges.length];
-  expect(NODES_PER_TASK).toBe(100);
+  expect([FIRST_STEP_NODES, NODES_PER_TASK]).toEqual([50, 100]);
   // Nothing in the task that loaded the document, nor before the next frame.
   expect(shown()).toEqual([0, 0]);
   act(() => vi.advanceTimersByTime(0));
   expect(shown()).toEqual([0, 0]);
   nextStep();
-  expect(shown()).toEqual([100, 0]);
+  expect(shown()).toEqual([50, 0]);
   // A change meanwhile (a node measured) waits for the next step, which takes the newest nodes.
   act(() => store.getState().onNodesChange([{ id: "n1", type: "select", selected: true }]));
-  expect(shown()).toEqual([100, 0]);
+  expect(shown()).toEqual([50, 0]);
   expect(flow?.getState().nodes[1]?.selected).toBeFalsy();
-  for (let count = 200; count <= 2000; count += 100) {
+  // The fake clock stands still: every step is within budget, so the next ones take 100.
+  for (let count = 150; count <= 2050; count += 100) {
     nextStep();
     expect(shown()).toEqual([Math.min(count, 2000), 0]);
   }
@@ -93,18 +101,55 @@ it("starts over from the first step when another large workflow opens mid-steps"
   const shown = () => [flow?.getState().nodes.length, flow?.getState().edges.length];
   act(() => store.getState().load({ nodes: nodes(2000), edges: [] }));
   for (let step = 0; step < 3; step++) nextStep();
-  expect(shown()).toEqual([300, 0]);
+  expect(shown()).toEqual([250, 0]);
   const other = nodes(1800).map((node) => ({ ...node, id: `b${node.id}` }));
   act(() =>
     store.getState().load({ nodes: other, edges: [{ id: "w", source: "bn0", target: "bn1" }] }),
   );
   nextStep();
-  expect(shown()).toEqual([100, 0]);
+  expect(shown()).toEqual([50, 0]);
   expect(flow?.getState().nodes[0]?.id).toBe("bn0");
-  for (let step = 0; step < 18; step++) nextStep();
+  for (let step = 0; step < 19; step++) nextStep();
   expect(shown()).toEqual([1800, 1]);
   expect(flow?.getState().nodes).toBe(store.getState().nodes);
   expect(vi.getTimerCount()).toBe(0);
+});
+
+it("makes the next steps smaller after a slow one, and larger again after quick ones", () => {
+  vi.useFakeTimers();
+  const store = mounted();
+  const shown = () => flow?.getState().nodes.length;
+  // Each hand-over of nodes takes 100 ms on the (fake) clock while `slow` holds.
+  let slow = true;
+  const flowStore = flow;
+  if (!flowStore) throw new Error("React Flow's store is not mounted");
+  const unsubscribe = flowStore.subscribe((state, before) => {
+    if (slow && state.nodes !== before.nodes) vi.advanceTimersByTime(100);
+  });
+  act(() => store.getState().load({ nodes: nodes(2000), edges: [] }));
+  nextStep();
+  expect(shown()).toBe(50);
+  // 50 nodes in 100 ms: 12.5 fit the budget, so the next step takes the minimum of 25.
+  nextStep();
+  expect(shown()).toBe(75);
+  nextStep();
+  expect(shown()).toBe(100);
+  slow = false;
+  nextStep();
+  expect(shown()).toBe(125);
+  // Quick again: back to 100 a step.
+  nextStep();
+  expect(shown()).toBe(225);
+  unsubscribe();
+});
+
+it("sizes a step to the budget, between the minimum and 100 nodes", () => {
+  expect(STEP_BUDGET_MS).toBe(25);
+  expect(nextStepSize(100, 50)).toBe(50);
+  expect(nextStepSize(50, 25)).toBe(50);
+  expect(nextStepSize(50, 10)).toBe(NODES_PER_TASK);
+  expect(nextStepSize(100, 1000)).toBe(MIN_NODES_PER_TASK);
+  expect(nextStepSize(25, 0)).toBe(NODES_PER_TASK);
 });
 
 it("hands over a small workflow opened mid-steps, and a large paste, at once", () => {

@@ -1,5 +1,6 @@
 import { useStore as useFlowStore, useStoreApi } from "@xyflow/react";
 import { useEffect, useRef, useState } from "react";
+import { flushSync } from "react-dom";
 import type { DocumentStore } from "../document/store.ts";
 import type { CanvasEdge, CanvasNode } from "../document/types.ts";
 import { zoomedOut } from "../nodes/detail-level.ts";
@@ -15,6 +16,21 @@ export const STEPPED_LOAD_NODES = 1600;
  * 150 a frame the 10 MB warm open still had frames of 50–55 ms (measure, layout and paint).
  */
 export const NODES_PER_TASK = 100;
+/**
+ * A step that took longer than this (handing over and rendering) makes the next ones smaller,
+ * down to MIN_NODES_PER_TASK: on a slower device 100 nodes a step made tasks of 45–60 ms
+ * (L1's warm open, long-animation-frame entries), each a long task that delays input.
+ */
+export const STEP_BUDGET_MS = 25;
+export const MIN_NODES_PER_TASK = 25;
+/** The first step mounts React Flow's first nodes of the page (its slowest, code not warm). */
+export const FIRST_STEP_NODES = 50;
+
+/** The next step's node count after a step of `size` nodes took `spentMs`. */
+export function nextStepSize(size: number, spentMs: number): number {
+  const fitted = Math.round((size * STEP_BUDGET_MS) / Math.max(spentMs, 1));
+  return Math.max(MIN_NODES_PER_TASK, Math.min(NODES_PER_TASK, fitted));
+}
 
 /**
  * Runs `task` in a task of its own after the next frame (or after 100 ms in a hidden tab,
@@ -48,12 +64,13 @@ function afterNextFrame(task: () => void): () => void {
  * dragged node only, and the component that owns `<ReactFlow>` does not re-render at all.
  *
  * A loaded document of thousands of nodes (opened, imported, restored: the store counts
- * loads) is handed over in steps of 100 nodes, one a frame in a task of its own (so React
- * Flow measures each step's nodes in the frame after it), then the wires in a task of their
- * own (adopting 3,000 nodes and 4,000 wires in one task took ~60–90 ms). Nothing is handed
- * over in the task that loaded the document, and changes during the steps wait for the next
- * step (a measured size handing over every node and wire at once was a 120 ms task). Edits
- * never make steps: a paste or an undo of thousands of nodes is handed over at once.
+ * loads) is handed over in steps of up to 100 nodes (50 first, fewer after a step over
+ * STEP_BUDGET_MS), one a frame in a task of its own (so React Flow measures each step's
+ * nodes in the frame after it), then the wires in a task of their own (adopting 3,000 nodes
+ * and 4,000 wires in one task took ~60–90 ms). Nothing is handed over in the task that
+ * loaded the document, and changes during the steps wait for the next step (a measured size
+ * handing over every node and wire at once was a 120 ms task). Edits never make steps: a
+ * paste or an undo of thousands of nodes is handed over at once.
  *
  * React Flow holds only the wires near the view (wires-in-view.ts), taken again as the view
  * pans or zooms. When zoomed out, nodes are plain boxes and React Flow gets no edges, so it
@@ -74,7 +91,7 @@ export function useFlowSync(store: DocumentStore): {
   }));
   // A stepped load under way: how many nodes React Flow has been handed, and the load React
   // Flow has or is being given.
-  const stepped = useRef<{ nodes: number; nodesSettled?: boolean } | null>(null);
+  const stepped = useRef<{ nodes: number; size: number; nodesSettled?: boolean } | null>(null);
   const handedLoad = useRef(store.getState().loads);
 
   useEffect(() => {
@@ -98,8 +115,13 @@ export function useFlowSync(store: DocumentStore): {
       const { nodes } = store.getState();
       const current = flow.getState();
       if (progress.nodes < nodes.length) {
-        progress.nodes = Math.min(nodes.length, progress.nodes + NODES_PER_TASK);
-        current.setNodes(progress.nodes === nodes.length ? nodes : nodes.slice(0, progress.nodes));
+        const began = performance.now();
+        const size = progress.size;
+        progress.nodes = Math.min(nodes.length, progress.nodes + size);
+        const handed = progress.nodes === nodes.length ? nodes : nodes.slice(0, progress.nodes);
+        // Rendered now rather than in React's microtask, so the step's time includes it.
+        flushSync(() => current.setNodes(handed));
+        progress.size = nextStepSize(size, performance.now() - began);
         later = afterNextFrame(step);
         return;
       }
@@ -124,7 +146,8 @@ export function useFlowSync(store: DocumentStore): {
         // A new document (opened, imported, restored): a large one reaches React Flow in
         // steps from its first node, even when it replaces one still arriving in steps.
         handedLoad.current = loads;
-        stepped.current = nodes.length > STEPPED_LOAD_NODES ? { nodes: 0 } : null;
+        stepped.current =
+          nodes.length > STEPPED_LOAD_NODES ? { nodes: 0, size: FIRST_STEP_NODES } : null;
         // The wires of the document replaced go now; its nodes with the first step.
         if (stepped.current && current.edges.length > 0) current.setEdges(NO_EDGES);
       }
