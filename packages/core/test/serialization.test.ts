@@ -206,12 +206,13 @@ describe("loadWorkflowDataInSteps", () => {
     edges: [{ id: "e", source: "n0", target: "n1", sourceHandle: "image", targetHandle: "image" }],
   });
 
-  it("answers what loadWorkflowData answers, pausing before each batch of nodes", async () => {
+  it("answers what loadWorkflowData answers, pausing before each step", async () => {
     let pauses = 0;
     const pause = async () => void pauses++;
     const stepped = await loadWorkflowDataInSteps(JSON.parse(JSON.stringify(many)), pause, 10);
     expect(stepped).toEqual(loadWorkflowData(JSON.parse(JSON.stringify(many))));
-    expect(pauses).toBe(5);
+    // After the structure, before each of 5 batches of nodes and the 1 of wires, and last.
+    expect(pauses).toBe(8);
   });
 
   it("recovers damaged or invalid data as loadWorkflowData does", async () => {
@@ -226,6 +227,12 @@ describe("loadWorkflowDataInSteps", () => {
       loadWorkflowData(JSON.parse(JSON.stringify(badNode))),
     );
     await expect(loadWorkflowDataInSteps(42, pause)).resolves.toEqual(loadWorkflowData(42));
+    // A wire the schema refuses fails the stepped load as it fails the whole one.
+    const badEdge = JSON.parse(JSON.stringify(many));
+    (badEdge.edges[0] as { sourceHandle: unknown }).sourceHandle = 7;
+    const message = "Invalid workflow data: Invalid input: expected string, received number";
+    expect(() => loadWorkflowData(JSON.parse(JSON.stringify(badEdge)))).toThrow(message);
+    await expect(loadWorkflowDataInSteps(badEdge, pause, 10)).rejects.toThrow(message);
   });
 });
 

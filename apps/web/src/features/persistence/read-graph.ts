@@ -23,7 +23,7 @@ const asGraph = ({ document, recovered }: LoadedWorkflow) => ({
 
 /** `readGraph` in short steps, for large workflows: the canvas stays responsive meanwhile. */
 export async function readGraphInSteps(data: SavedWorkflow) {
-  return asGraph(await loadWorkflowDataInSteps(data, nextTask, 250));
+  return asGraph(await loadWorkflowDataInSteps(data, nextTask, 150));
 }
 
 /** The editor's graph of saved data, recovered by core when parts are broken. */
