@@ -23,8 +23,6 @@ export const NODES_PER_TASK = 100;
  */
 export const STEP_BUDGET_MS = 25;
 export const MIN_NODES_PER_TASK = 25;
-/** The first step mounts React Flow's first nodes of the page (its slowest, code not warm). */
-export const FIRST_STEP_NODES = 50;
 
 /** The next step's node count after a step of `size` nodes took `spentMs`. */
 export function nextStepSize(size: number, spentMs: number): number {
@@ -147,7 +145,7 @@ export function useFlowSync(store: DocumentStore): {
         // steps from its first node, even when it replaces one still arriving in steps.
         handedLoad.current = loads;
         stepped.current =
-          nodes.length > STEPPED_LOAD_NODES ? { nodes: 0, size: FIRST_STEP_NODES } : null;
+          nodes.length > STEPPED_LOAD_NODES ? { nodes: 0, size: NODES_PER_TASK } : null;
         // The wires of the document replaced go now; its nodes with the first step.
         if (stepped.current && current.edges.length > 0) current.setEdges(NO_EDGES);
       }
