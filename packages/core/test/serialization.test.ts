@@ -203,7 +203,13 @@ describe("loadWorkflowDataInSteps", () => {
     nodes: Array.from({ length: 45 }, (_, index) =>
       editorNode(`n${index}`, { history: [{ requestId: `r${index}`, outputs: {} }] }),
     ),
-    edges: [{ id: "e", source: "n0", target: "n1", sourceHandle: "image", targetHandle: "image" }],
+    edges: Array.from({ length: 12 }, (_, index) => ({
+      id: `e${index}`,
+      source: `n${index}`,
+      target: `n${index + 1}`,
+      sourceHandle: "image",
+      targetHandle: "image",
+    })),
   });
 
   it("answers what loadWorkflowData answers, pausing before each step", async () => {
@@ -211,8 +217,9 @@ describe("loadWorkflowDataInSteps", () => {
     const pause = async () => void pauses++;
     const stepped = await loadWorkflowDataInSteps(JSON.parse(JSON.stringify(many)), pause, 10);
     expect(stepped).toEqual(loadWorkflowData(JSON.parse(JSON.stringify(many))));
-    // After the structure, before each of 5 batches of nodes and the 1 of wires, and last.
-    expect(pauses).toBe(8);
+    // After the structure, before each of 5 batches of nodes and 2 of wires, and last.
+    expect(pauses).toBe(9);
+    expect(stepped.document.edges.map((edge) => edge.id)).toEqual(many.edges.map((e) => e.id));
   });
 
   it("recovers damaged or invalid data as loadWorkflowData does", async () => {

@@ -62,8 +62,8 @@ function afterNextFrame(task: () => void): () => void {
  * dragged node only, and the component that owns `<ReactFlow>` does not re-render at all.
  *
  * A loaded document of thousands of nodes (opened, imported, restored: the store counts
- * loads) is handed over in steps of up to 100 nodes (50 first, fewer after a step over
- * STEP_BUDGET_MS), one a frame in a task of its own (so React Flow measures each step's
+ * loads) is handed over in steps of up to 100 nodes (100 first, fewer after a step over
+ * STEP_BUDGET_MS, more again after quick ones), one a frame in a task of its own (so React Flow measures each step's
  * nodes in the frame after it), then the wires in a task of their own (adopting 3,000 nodes
  * and 4,000 wires in one task took ~60–90 ms). Nothing is handed over in the task that
  * loaded the document, and changes during the steps wait for the next step (a measured size
@@ -120,7 +120,8 @@ export function useFlowSync(store: DocumentStore): {
         // Rendered now rather than in React's microtask, so the step's time includes it.
         flushSync(() => current.setNodes(handed));
         progress.size = nextStepSize(size, performance.now() - began);
-        later = afterNextFrame(step);
+        // A change during that render may have asked for the next step already.
+        later ??= afterNextFrame(step);
         return;
       }
       if (current.nodes !== nodes && !progress.nodesSettled) {
