@@ -63,8 +63,8 @@ function afterNextFrame(task: () => void): () => void {
  *
  * A loaded document of thousands of nodes (opened, imported, restored: the store counts
  * loads) is handed over in steps of up to 100 nodes (100 first, fewer after a step over
- * STEP_BUDGET_MS, more again after quick ones), one a frame in a task of its own (so React Flow measures each step's
- * nodes in the frame after it), then the wires in a task of their own (adopting 3,000 nodes
+ * STEP_BUDGET_MS, more again after quick ones), one a frame in a task of its own (so React
+ * Flow measures each step's nodes in the frame after it), then the wires in a task of their own (adopting 3,000 nodes
  * and 4,000 wires in one task took ~60–90 ms). Nothing is handed over in the task that
  * loaded the document, and changes during the steps wait for the next step (a measured size
  * handing over every node and wire at once was a 120 ms task). Edits never make steps: a
