@@ -150,6 +150,15 @@ async function openTimed(page, name, { parseOf, chunk }) {
     const bench = window.__bench;
     bench.clickAt = null;
     bench.readyAt = null;
+    // An open that fails says so in an error toast: the open ends there, with its message.
+    bench.openError = null;
+    const toasts = new MutationObserver(() => {
+      const error = document.querySelector('[data-sonner-toast][data-type="error"]');
+      if (!error) return;
+      bench.openError = error.textContent;
+      toasts.disconnect();
+    });
+    toasts.observe(document.body, { childList: true, subtree: true });
     document.addEventListener(
       "click",
       (event) => {
@@ -169,7 +178,18 @@ async function openTimed(page, name, { parseOf, chunk }) {
   });
   const profile = await startProfile(page);
   await entry.click();
-  await page.waitForFunction(() => window.__bench.readyAt !== null, null, { timeout: 120_000 });
+  await page.waitForFunction(
+    () => window.__bench.readyAt !== null || window.__bench.openError !== null,
+    null,
+    { timeout: 120_000 },
+  );
+  const failed = await page.evaluate(() =>
+    window.__bench.readyAt === null ? window.__bench.openError : null,
+  );
+  if (failed !== null) {
+    await profile.stop(name);
+    throw new Error(`the open of ${name} failed: "${failed}"`);
+  }
   // The rest of the open (nodes and wires still being handed over, the device copy) runs
   // after the first nodes show: its long tasks count until 500 ms pass without one.
   // Long-task entries arrive in a later task than the task itself: the quiet period holds
