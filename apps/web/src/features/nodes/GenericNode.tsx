@@ -1,6 +1,16 @@
-import { getNodeDefinition } from "@atelier/core";
+import { getNodeDefinition, type NodeDefinition } from "@atelier/core";
 import { Handle, type NodeProps, Position, type ReactFlowState, useStoreApi } from "@xyflow/react";
-import { lazy, memo, Suspense, useCallback, useContext, useEffect, useState } from "react";
+import {
+  type Dispatch,
+  lazy,
+  memo,
+  type SetStateAction,
+  Suspense,
+  useCallback,
+  useContext,
+  useEffect,
+  useState,
+} from "react";
 import type { StoreApi } from "zustand";
 import { lazyPart } from "../../ui/lazy-part.tsx";
 import { useDocumentStore } from "../document/context.tsx";
@@ -45,9 +55,11 @@ const WiredPreview = lazyPart(() =>
 );
 
 /**
- * Every catalogue node: header, typed handles, a parameter form from its schema, status
- * and output. Memoized; it re-renders only when its own node object or the wires into it
- * change (or the zoom crosses the detail threshold, provided by the canvas as ZoomedOut).
+ * Every catalogue node: a full card, or a plain box when zoomed out below the detail
+ * threshold (provided by the canvas as ZoomedOut). Memoized; it re-renders only when its
+ * own node object or the zoom's side of the threshold changes (a card also follows the
+ * wires into it). The box holds no more than it draws: thousands of them are mounted at
+ * once when zoomed out, and every hook of the card held per box was heap (bench C5).
  */
 export const GenericNode = memo(function GenericNode({
   id,
@@ -56,40 +68,62 @@ export const GenericNode = memo(function GenericNode({
   selected,
 }: NodeProps<CanvasNode>) {
   countRender(id);
-  const definition = getNodeDefinition(type);
   const simple = useContext(ZoomedOut);
+  const documents = useDocumentStore();
+  const flow = useStoreApi();
+  // Drawn: React Flow measures it now, so its size hint (document/size-hints.ts) can go.
+  useEffect(() => documents.getState().drawn(id), [documents, id]);
+  // Here, not in the card: zooming out and back in keeps the advanced fields open.
+  const [advanced, setAdvanced] = useState(false);
+  const definition = getNodeDefinition(type);
+  if (!definition) return <div className="node node-unknown">Unknown node type: {type}</div>;
+  if (!simple)
+    return (
+      <NodeCard
+        id={id}
+        type={type}
+        definition={definition}
+        data={data}
+        selected={selected}
+        advanced={advanced}
+        setAdvanced={setAdvanced}
+      />
+    );
+  // The box takes the size of the card it stands for (as last measured, or its size hint),
+  // read once, not subscribed to. A fixed 120 px box made Fit view, which fits the sizes
+  // measured, fit boxes that became taller cards at the fitted zoom: they overshot the view.
+  const card = flow.getState().nodeLookup.get(id)?.measured;
+  return (
+    <div
+      className={`node node-simple status-${data.status ?? "idle"}${selected ? " selected" : ""}`}
+      data-testid={`node-${id}`}
+      style={card?.width && card.height ? { width: card.width, height: card.height } : undefined}
+    >
+      <strong>{data.label ?? definition.displayName}</strong>
+      <PortMarkers type={type} />
+    </div>
+  );
+});
+
+interface CardProps extends Pick<NodeProps<CanvasNode>, "id" | "type" | "data" | "selected"> {
+  definition: NodeDefinition;
+  advanced: boolean;
+  setAdvanced: Dispatch<SetStateAction<boolean>>;
+}
+
+/** A node's full card: header, typed handles, a parameter form from its schema, status, output. */
+function NodeCard({ id, type, definition, data, selected, advanced, setAdvanced }: CardProps) {
   const showLabels = usePreferences((state) => state.showNodeLabels);
   // Actions are read from the store, not subscribed to: a subscription per node would run
   // thousands of selectors on every document change (every drag move).
   const documents = useDocumentStore();
   const flow = useStoreApi();
-  // Drawn: React Flow measures it now, so its size hint (document/size-hints.ts) can go.
-  useEffect(() => documents.getState().drawn(id), [documents, id]);
-  const [advanced, setAdvanced] = useState(false);
-  const wires = useWiresInto(id, definition?.inputs[0]?.id, !simple);
+  const wires = useWiresInto(id, definition.inputs[0]?.id);
   const onChange = useCallback(
     (name: string, value: unknown) => documents.getState().setParam(id, name, value),
     [id, documents],
   );
-  if (!definition) return <div className="node node-unknown">Unknown node type: {type}</div>;
   const status = data.status ?? "idle";
-
-  if (simple) {
-    // The box takes the size of the card it stands for (as last measured, or its size hint),
-    // read once, not subscribed to. A fixed 120 px box made Fit view, which fits the sizes
-    // measured, fit boxes that became taller cards at the fitted zoom: they overshot the view.
-    const card = flow.getState().nodeLookup.get(id)?.measured;
-    return (
-      <div
-        className={`node node-simple status-${status}${selected ? " selected" : ""}`}
-        data-testid={`node-${id}`}
-        style={card?.width && card.height ? { width: card.width, height: card.height } : undefined}
-      >
-        <strong>{data.label ?? definition.displayName}</strong>
-        <PortMarkers type={type} />
-      </div>
-    );
-  }
 
   const fields = fieldsOf(type);
   const essentials = fields.filter((field) => field.essential);
@@ -235,4 +269,4 @@ export const GenericNode = memo(function GenericNode({
       )}
     </div>
   );
-});
+}
