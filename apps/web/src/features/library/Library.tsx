@@ -1,6 +1,7 @@
 import { LIMITS } from "@atelier/core";
 import { useCallback, useEffect, useState } from "react";
 import { lazyPart } from "../../ui/lazy-part.tsx";
+import { useIdleValue } from "../../ui/use-idle-value.ts";
 import { usePersistence } from "../persistence/context.tsx";
 import { usePreferences } from "../preferences/store.ts";
 import { useWorkspace } from "../workspace/store.ts";
@@ -37,8 +38,9 @@ export function Library() {
     );
   }, [persistence]);
 
-  // Refresh after each save and when another workflow opens (the lists below follow too).
-  const refreshKey = `${saveState}:${currentId}`;
+  // Refresh after each save and when another workflow opens (the lists below follow too),
+  // once the browser is idle: an open draws its canvas first.
+  const refreshKey = useIdleValue(`${saveState}:${currentId}`);
   useEffect(() => {
     if (!refreshKey.startsWith("saving")) void refresh();
   }, [refresh, refreshKey]);
