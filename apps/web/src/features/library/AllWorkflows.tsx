@@ -20,7 +20,7 @@ function whereabouts(entry: LibraryEntry): string {
  * Every workflow once, with where it lives: search by name, order by date or name, and the
  * next 100 on request. Lists again after each save and open (`revision`).
  */
-export function AllWorkflows({ revision }: { revision: string }) {
+export function AllWorkflows({ revision }: { revision: number }) {
   const user = useWorkspace((state) => state.user);
   const [query, setQuery] = useState<Required<Pick<LibraryQuery, "q" | "sort">>>({
     q: "",

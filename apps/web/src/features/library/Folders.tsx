@@ -37,7 +37,7 @@ function FolderSelect(props: {
 }
 
 /** Cloud workflows by folder: create, rename, delete folders; move, copy, fork, delete workflows. */
-export function Folders({ onChanged, revision }: { onChanged(): void; revision: string }) {
+export function Folders({ onChanged, revision }: { onChanged(): void; revision: number }) {
   const persistence = usePersistence();
   const [folders, setFolders] = useState<Folder[]>([]);
   const [workflows, setWorkflows] = useState<FolderedWorkflow[]>([]);

@@ -1,7 +1,7 @@
 import { LIMITS } from "@atelier/core";
 import { useCallback, useEffect, useState } from "react";
 import { lazyPart } from "../../ui/lazy-part.tsx";
-import { useIdleValue } from "../../ui/use-idle-value.ts";
+import { useIdleRevision } from "../../ui/use-idle-revision.ts";
 import { usePersistence } from "../persistence/context.tsx";
 import { usePreferences } from "../preferences/store.ts";
 import { useWorkspace } from "../workspace/store.ts";
@@ -40,10 +40,12 @@ export function Library() {
 
   // Refresh after each save and when another workflow opens (the lists below follow too),
   // once the browser is idle: an open draws its canvas first.
-  const refreshKey = useIdleValue(`${saveState}:${currentId}`);
+  const revision = useIdleRevision(`${saveState}:${currentId}`);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the revision is the trigger
   useEffect(() => {
-    if (!refreshKey.startsWith("saving")) void refresh();
-  }, [refresh, refreshKey]);
+    // A save still under way refreshes when it ends (its state changes again).
+    if (useWorkspace.getState().save.state !== "saving") void refresh();
+  }, [refresh, revision]);
 
   const shownRecent = showAllRecent ? recent : recent.slice(0, LIMITS.recent.shownByDefault);
   const item = (entry: Entry) => (
@@ -97,8 +99,8 @@ export function Library() {
           </ul>
         </section>
       ) : null}
-      <AllWorkflows revision={refreshKey} />
-      {user ? <Folders onChanged={() => void refresh()} revision={refreshKey} /> : null}
+      <AllWorkflows revision={revision} />
+      {user ? <Folders onChanged={() => void refresh()} revision={revision} /> : null}
     </nav>
   );
 }
