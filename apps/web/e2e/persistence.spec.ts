@@ -128,10 +128,20 @@ test.describe("saving and loading", () => {
 
     // An edit, then a reload: the journal brings the edit back…
     await canvas.add("Reve");
+    // …before the tab knows who is signed in (the session's answer held until Ctrl+S)…
+    let answerSession = () => {};
+    const held = new Promise<void>((resolve) => {
+      answerSession = resolve;
+    });
+    await page.route("**/api/auth/get-session", async (route) => {
+      await held;
+      await route.continue();
+    });
     await page.reload();
     await expect(canvas.nodes()).toHaveCount(2);
     // …and the next save lands on the same workflow, no backup, no second row.
     await page.keyboard.press("Control+s");
+    answerSession();
     await expect(page.getByRole("status").filter({ hasText: /^Saved$/ })).toBeVisible();
     await expect(canvas.toast("An encrypted backup has been created locally")).toHaveCount(0);
     await page.getByRole("tab", { name: "Library" }).click();

@@ -12,6 +12,11 @@ import type { SaveOptions } from "./save.ts";
 import { confirmLeave } from "./unsaved-guard.ts";
 
 const JOURNAL_DELAY_MS = 1000;
+/**
+ * How long a save waits for the editor's first "who is signed in?" before it goes ahead with
+ * what the tab knows: a server that does not answer must not hold the save forever.
+ */
+export const SESSION_WAIT_MS = 5000;
 const deviceVersions = () => import("./device-versions.ts");
 /** The journal's writes: the first comes a second after the first edit. */
 const journal = () => import("./journal.ts");
@@ -125,6 +130,10 @@ export function createPersistence(documents: DocumentStore) {
     journalTimer ??= setTimeout(() => void journalNow(), JOURNAL_DELAY_MS);
   };
 
+  // The editor's first session check while it is under way (refreshUser): saves wait for it.
+  let firstSessionCheck: Promise<void> | null = null;
+  let sessionChecked = false;
+
   const replaceDocument = (graph: DocumentGraph) => {
     loading = true;
     documents.getState().load(graph);
@@ -135,6 +144,9 @@ export function createPersistence(documents: DocumentStore) {
   const commands = {
     /** Saves to the cloud when signed in, else to this browser (code loaded on first use). */
     async save(options: SaveOptions = {}): Promise<void> {
+      // Right after a reload the tab does not know yet who is signed in: a save then would
+      // go to this browser as a new workflow instead of the account's (e2e persistence).
+      if (firstSessionCheck) await firstSessionCheck;
       await (await saver()).saveWorkflow(documents, options);
     },
 
@@ -256,8 +268,24 @@ export function createPersistence(documents: DocumentStore) {
     },
 
     async refreshUser(): Promise<void> {
-      const user = await authCache.session();
-      sessionChanged(user, user ? await authCache.isAdmin() : false);
+      const check = (async () => {
+        const user = await authCache.session();
+        sessionChanged(user, user ? await authCache.isAdmin() : false);
+      })();
+      if (!sessionChecked) {
+        sessionChecked = true;
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        firstSessionCheck = Promise.race([
+          check.catch(() => undefined),
+          new Promise<void>((resolve) => {
+            timer = setTimeout(resolve, SESSION_WAIT_MS);
+          }),
+        ]).then(() => {
+          clearTimeout(timer);
+          firstSessionCheck = null;
+        });
+      }
+      await check;
     },
   };
   const opening: OpenTarget = {
