@@ -24,7 +24,7 @@ const externalPackages = {
 };
 
 // Every program in src/entrypoints (all-in-one, web, worker, …); the modules they share are not.
-const SHARED = new Set(["startup.ts", "processes.ts"]);
+const SHARED = new Set(["startup.ts", "processes.ts", "worker-child.ts"]);
 const entryPoints = readdirSync(join(SERVER, "src/entrypoints"))
   .filter((name) => name.endsWith(".ts") && !SHARED.has(name))
   .map((name) => join(SERVER, "src/entrypoints", name));

@@ -9,7 +9,7 @@ import type { Config } from "./env.ts";
 import { ensureQueue } from "./jobs/boss.ts";
 import { type Generation, openGeneration } from "./jobs/generation.ts";
 import { moduleLogger, setLogLevel } from "./log.ts";
-import { EventHub, JobEventHub, RunEventHub } from "./realtime/events.ts";
+import { EventHub, JobEventHub, QueueWakeHub, RunEventHub } from "./realtime/events.ts";
 import type { BlobStore } from "./storage/blob-store.ts";
 import { createFsStore } from "./storage/fs-store.ts";
 import { createS3Store } from "./storage/s3-store.ts";
@@ -23,6 +23,8 @@ export interface AppContext {
   events: EventHub;
   jobEvents: JobEventHub;
   runEvents: RunEventHub;
+  /** Work queued in one process for the workers of another (generation steps, run kicks). */
+  queueWakes: QueueWakeHub;
   /** The job engine and providers, started on first use (or at start-up by the entrypoints). */
   generation(): Promise<Generation>;
   /** The driver of server-side runs (on top of the job engine), started with it. */
@@ -69,6 +71,8 @@ export async function createContext(
   await jobEvents.start();
   const runEvents = new RunEventHub(database);
   await runEvents.start();
+  const queueWakes = new QueueWakeHub(database);
+  await queueWakes.start();
   const auth = createAuth(config, database.db);
   let generation: Promise<Generation> | null = null;
   let runDriver: Promise<RunDriver> | null = null;
@@ -76,7 +80,13 @@ export async function createContext(
     ? (overrides.databaseUrl ?? null)
     : config.databaseUrl;
   const startGenerationOnce = (): Promise<Generation> => {
-    generation ??= openGeneration({ config, database, store, connectionString });
+    generation ??= openGeneration({
+      config,
+      database,
+      store,
+      connectionString,
+      wakes: queueWakes,
+    });
     return generation;
   };
   const openRuns = (): Promise<RunDriver> => {
@@ -105,6 +115,7 @@ export async function createContext(
         },
         boss: started.boss,
         jobEvents,
+        wakes: queueWakes,
         ensureQueue: (name) =>
           ensureQueue(started.boss, name, { retryLimit: 3, retryDelay: 1, expireInSeconds: 120 }),
       }),
@@ -121,6 +132,7 @@ export async function createContext(
     await events.close();
     await jobEvents.close();
     await runEvents.close();
+    await queueWakes.close();
   };
   return {
     config,
@@ -130,6 +142,7 @@ export async function createContext(
     events,
     jobEvents,
     runEvents,
+    queueWakes,
     generation: startGenerationOnce,
     runs: openRuns,
     async work(options) {

@@ -6,11 +6,13 @@ import { createContext } from "../context.ts";
 import { loadConfig } from "../env.ts";
 import { rootLogger } from "../log.ts";
 import { readEnvFile } from "./startup.ts";
+import { startWorkerChild, WORKER_CHILD_ENV, type WorkerChild } from "./worker-child.ts";
 
 /**
  * The web process: HTTP API and the built web app. Run any number behind a load balancer.
- * With `withWorker` (the all-in-one default) it also runs the generation worker, and being
- * the only process it keeps the batches of large saves in memory until their commit; web
+ * With `withWorker` (the all-in-one default) it also runs the generation worker — in this
+ * process on PGlite, as a child process on PostgreSQL (worker-child.ts) — and being the only
+ * web process it keeps the batches of large saves in memory until their commit; web
  * processes stage them in the shared store, as another may receive the commit.
  */
 export async function startWeb(options: { withWorker?: boolean } = {}) {
@@ -21,19 +23,19 @@ export async function startWeb(options: { withWorker?: boolean } = {}) {
   // The job queue starts with the process, so a restart resumes unfinished jobs at once.
   await ctx.generation();
   await ctx.runs();
-  if (options.withWorker)
-    await ctx.work({
-      concurrency: config.generation.workerConcurrency,
-      resumeAll: ctx.database.kind === "pglite",
-    });
+  const inProcessWorker = options.withWorker && ctx.database.kind === "pglite";
+  if (inProcessWorker)
+    await ctx.work({ concurrency: config.generation.workerConcurrency, resumeAll: true });
   // WEB_ROOT lets benchmarks and parallel test runs serve their own build.
   const webRoot = process.env.WEB_ROOT ?? join(serverPackageRoot(), "../web/dist");
   const app = await buildApp(ctx, { webRoot, logger: { level: config.logLevel } });
   app.addHook("onClose", () => ctx.close());
   await app.listen({ port: config.port, host: config.host });
+  const worker: WorkerChild | null =
+    options.withWorker && !inProcessWorker ? startWorkerChild() : null;
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => {
-      void app.close().then(() => process.exit(0));
+      void Promise.all([app.close(), worker?.stop()]).then(() => process.exit(0));
     });
   }
   return app;
@@ -49,16 +51,22 @@ export async function startWorker() {
   const ctx = await createContext(config);
   const generation = await ctx.generation();
   await ctx.work({ concurrency: config.generation.workerConcurrency });
+  // Forked by an all-in-one server (worker-child.ts): its end, however abrupt, closes the
+  // IPC channel, and this worker ends with it.
+  const forked = process.env[WORKER_CHILD_ENV] !== undefined && process.send !== undefined;
   rootLogger.info(
     `Atelier worker ready (${ctx.database.kind}, ${ctx.store.kind} storage; providers: ${[
       ...generation.providers.configured,
     ].join(", ")}).`,
   );
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.once(signal, () => {
-      void ctx.close().then(() => process.exit(0));
-    });
-  }
+  let closing = false;
+  const close = () => {
+    if (closing) return;
+    closing = true;
+    void ctx.close().then(() => process.exit(0));
+  };
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, close);
+  if (forked) process.once("disconnect", close);
   return ctx;
 }
 

@@ -6,6 +6,7 @@ import type { AppDb } from "../db/client.ts";
 import type { JobRow } from "../db/rows.ts";
 import { jobs, workers } from "../db/schema.ts";
 import type { ProviderRegistry } from "../providers/registry.ts";
+import { announceQueued, type QueueWakeHub } from "../realtime/events.ts";
 import { ensureQueue } from "./boss.ts";
 import { runStep, type StepDeps } from "./steps.ts";
 import type { MediaSink } from "./store-media.ts";
@@ -56,6 +57,8 @@ export async function createEngine(deps: {
    * past that by this much means its worker died.
    */
   staleAfterMs: number;
+  /** Wakes between processes: a web process's new job reaches another's workers at once. */
+  wakes: QueueWakeHub;
   log: StepDeps["log"];
 }): Promise<GenerationEngine> {
   const { db, boss } = deps;
@@ -122,14 +125,20 @@ export async function createEngine(deps: {
   /** This process as the workers table knows it (while it works the queue). */
   const self = { id: randomUUID(), host: hostname(), pid: process.pid, startedAt: new Date() };
   let heartbeat: Promise<unknown> = Promise.resolve();
+  let stopWakes: (() => void) | null = null;
+  // Workers fetch every 0.5 s; one that is asleep picks a new step up now (a run's next step
+  // would otherwise wait for the poll: 0.5 s a step, ADR 0010). Without workers here, the
+  // processes that have them are told.
+  const wakeWorkers = async () => {
+    if (queueWorkers.length === 0) await announceQueued(db, { queue: GENERATION_QUEUE });
+    for (const id of queueWorkers) boss.notifyWorker(id);
+  };
 
   const engine: GenerationEngine = {
     async start(job) {
       if (!job.runner) return;
       await schedule(job.id, job.runner, 0);
-      // Workers here fetch every 0.5 s; one that is asleep picks the job up now (a run's
-      // next step would otherwise wait for the poll: 0.5 s a step, ADR 0010).
-      for (const id of queueWorkers) boss.notifyWorker(id);
+      await wakeWorkers();
     },
     async nudge(jobId) {
       const [job] = await db
@@ -141,6 +150,7 @@ export async function createEngine(deps: {
       if (!job?.runner || job.step !== "submitted") return;
       // Same token as the scheduled step: whichever runs first claims it, the other does nothing.
       await schedule(jobId, job.runner, 0, true);
+      await wakeWorkers();
     },
     async work({ concurrency, resumeAll }) {
       const handler = async ([message]: PgBoss.Job<StepMessage>[]) => {
@@ -151,6 +161,9 @@ export async function createEngine(deps: {
         queueWorkers.push(
           await boss.work<StepMessage>(GENERATION_QUEUE, { batchSize: 1 }, handler),
         );
+      stopWakes = deps.wakes.subscribe(GENERATION_QUEUE, () => {
+        for (const id of queueWorkers) boss.notifyWorker(id);
+      });
       // A finished job is never in flight: rows an older version left so (a cancel during a
       // submit) would hold their provider's slots for good. Once, at start-up.
       await db
@@ -209,6 +222,8 @@ export async function createEngine(deps: {
     async stop() {
       const working = sweeper !== null;
       queueWorkers.length = 0;
+      stopWakes?.();
+      stopWakes = null;
       if (sweeper) clearInterval(sweeper);
       sweeper = null;
       // A heartbeat on its way would write the row again after the delete.

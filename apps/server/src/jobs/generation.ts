@@ -4,6 +4,7 @@ import type { Config } from "../env.ts";
 import { moduleLogger } from "../log.ts";
 import { createProviders, type ProviderRegistry } from "../providers/registry.ts";
 import { createSafeFetcher, type SafeFetcher } from "../providers/safe-fetch.ts";
+import type { QueueWakeHub } from "../realtime/events.ts";
 import type { BlobStore } from "../storage/blob-store.ts";
 import { startBoss, stopBoss } from "./boss.ts";
 import { createEngine, type GenerationEngine } from "./engine.ts";
@@ -22,6 +23,7 @@ export async function openGeneration(deps: {
   database: Database;
   store: BlobStore;
   connectionString: string | null;
+  wakes: QueueWakeHub;
 }): Promise<Generation> {
   const { config, database, store } = deps;
   const log = moduleLogger("jobs");
@@ -39,6 +41,7 @@ export async function openGeneration(deps: {
     publicUrl: config.publicUrl,
     webhooks: config.publicUrlSet,
     staleAfterMs: config.generation.staleAfterMs,
+    wakes: deps.wakes,
     log,
   });
   return {

@@ -4,6 +4,7 @@ import type { AppDb, Database } from "../db/client.ts";
 export const WORKFLOW_CHANNEL = "atelier_workflow";
 export const JOB_CHANNEL = "atelier_job";
 export const RUN_CHANNEL = "atelier_run";
+export const QUEUE_CHANNEL = "atelier_queue";
 
 export interface WorkflowEvent {
   id: string;
@@ -91,6 +92,25 @@ export class JobEventHub extends ChannelHub<JobEvent> {
   constructor(database: Database) {
     super(database, JOB_CHANNEL, (event) => event.userId);
   }
+}
+
+/** Work was queued, by queue name (see QueueWakeHub). */
+export interface QueueEvent {
+  queue: string;
+}
+
+/**
+ * Work was queued by a process that does not work that queue (a web process): the workers
+ * that do are woken at once instead of finding it at their next poll (up to 0.5 s later).
+ */
+export class QueueWakeHub extends ChannelHub<QueueEvent> {
+  constructor(database: Database) {
+    super(database, QUEUE_CHANNEL, (event) => event.queue);
+  }
+}
+
+export async function announceQueued(db: AppDb, event: QueueEvent): Promise<void> {
+  await db.execute(sql`select pg_notify(${QUEUE_CHANNEL}, ${JSON.stringify(event)})`);
 }
 
 /** Run changes, by owner: the same per-user streams as jobs. */

@@ -2,7 +2,7 @@ import { inArray } from "drizzle-orm";
 import type PgBoss from "pg-boss";
 import type { AppDb } from "../../db/client.ts";
 import { runs } from "../../db/schema.ts";
-import type { JobEventHub } from "../../realtime/events.ts";
+import { announceQueued, type JobEventHub, type QueueWakeHub } from "../../realtime/events.ts";
 import { type AdvanceDeps, advanceUserRuns } from "./advance.ts";
 import { ACTIVE_RUN_STATUSES } from "./run-rows.ts";
 
@@ -31,12 +31,14 @@ export async function createRunDriver(deps: {
   advance: AdvanceDeps;
   boss: PgBoss;
   jobEvents: JobEventHub;
+  wakes: QueueWakeHub;
   ensureQueue(name: string): Promise<void>;
 }): Promise<RunDriver> {
   const { db } = deps.advance as { db: AppDb };
   await deps.ensureQueue(RUN_QUEUE);
   let working = false;
   let stopWatching: (() => void) | null = null;
+  let stopWakes: (() => void) | null = null;
   let sweeper: ReturnType<typeof setInterval> | null = null;
   // Per user: the advance under way, and whether another was asked for meanwhile.
   const busy = new Map<string, { again: boolean; done: Promise<void> }>();
@@ -72,13 +74,20 @@ export async function createRunDriver(deps: {
         return;
       }
       await deps.boss.send(RUN_QUEUE, { userId });
+      // The worker that drives runs picks it up now, not at its next poll (0.5 s).
+      await announceQueued(db, { queue: RUN_QUEUE });
     },
     async work() {
       if (working) return;
       working = true;
-      await deps.boss.work<{ userId: string }>(RUN_QUEUE, { batchSize: 1 }, async ([message]) => {
-        if (message) await advance(message.data.userId);
-      });
+      const queueWorker = await deps.boss.work<{ userId: string }>(
+        RUN_QUEUE,
+        { batchSize: 1 },
+        async ([message]) => {
+          if (message) await advance(message.data.userId);
+        },
+      );
+      stopWakes = deps.wakes.subscribe(RUN_QUEUE, () => deps.boss.notifyWorker(queueWorker));
       stopWatching = deps.jobEvents.subscribeAll((event) => {
         if (ENDED.has(event.status)) void advance(event.userId);
       });
@@ -97,6 +106,8 @@ export async function createRunDriver(deps: {
     stop() {
       working = false;
       stopWatching?.();
+      stopWakes?.();
+      stopWakes = null;
       if (sweeper) clearInterval(sweeper);
       sweeper = null;
     },
