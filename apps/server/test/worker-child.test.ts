@@ -3,6 +3,7 @@ import { getPriority, tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { withoutInspector } from "../src/entrypoints/worker-child.ts";
 import { TestClient } from "./helpers/client.ts";
 import { createPostgresDatabaseUrl, TEST_DB_KIND } from "./helpers/database.ts";
 import { waitForJob } from "./helpers/jobs.ts";
@@ -91,7 +92,7 @@ describe.runIf(TEST_DB_KIND === "postgres")("the all-in-one server's worker proc
     const serverPid = server.child.pid as number;
     const worker = await workerOf(server);
     // Lowered right after the fork.
-    await expect.poll(() => getPriority(worker)).toBe(getPriority(serverPid) + 10);
+    await expect.poll(() => getPriority(worker)).toBe(Math.min(19, getPriority(serverPid) + 10));
     const client = new TestClient(server.url);
     await client.signUp("worker-child@example.com");
     expect(await generate(client, "first")).toBe("COMPLETED");
@@ -116,7 +117,24 @@ describe.runIf(TEST_DB_KIND === "postgres")("the all-in-one server's worker proc
     server = await startServerProcess("all-in-one", await env());
     const worker = await workerOf(server);
     await server.stop();
+    expect(await server.exited).toBe("0");
     server = null;
     expect(running(worker)).toBe(false);
   }, 60_000);
+});
+
+describe("the worker's node flags", () => {
+  it("drop the server's inspector, whose port the worker could not take", () => {
+    expect(
+      withoutInspector([
+        "--import",
+        "tsx",
+        "--inspect=127.0.0.1:9339",
+        "--inspect-port",
+        "9230",
+        "--inspect-brk",
+        "--max-old-space-size=4096",
+      ]),
+    ).toEqual(["--import", "tsx", "--max-old-space-size=4096"]);
+  });
 });

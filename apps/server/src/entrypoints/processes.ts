@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildApp } from "../app.ts";
-import { createContext } from "../context.ts";
+import { type AppContext, createContext } from "../context.ts";
 import { loadConfig } from "../env.ts";
 import { rootLogger } from "../log.ts";
 import { readEnvFile } from "./startup.ts";
@@ -31,13 +31,15 @@ export async function startWeb(options: { withWorker?: boolean } = {}) {
   const app = await buildApp(ctx, { webRoot, logger: { level: config.logLevel } });
   app.addHook("onClose", () => ctx.close());
   await app.listen({ port: config.port, host: config.host });
-  const worker: WorkerChild | null =
-    options.withWorker && !inProcessWorker ? startWorkerChild() : null;
+  // The handlers before the fork: a signal that came before them would end this process at
+  // once, leaving the worker to notice on its own.
+  let worker: WorkerChild | null = null;
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => {
       void Promise.all([app.close(), worker?.stop()]).then(() => process.exit(0));
     });
   }
+  if (options.withWorker && !inProcessWorker) worker = startWorkerChild();
   return app;
 }
 
@@ -48,26 +50,29 @@ export async function startWeb(options: { withWorker?: boolean } = {}) {
 export async function startWorker() {
   readEnvFile();
   const config = loadConfig();
-  const ctx = await createContext(config);
-  const generation = await ctx.generation();
-  await ctx.work({ concurrency: config.generation.workerConcurrency });
-  // Forked by an all-in-one server (worker-child.ts): its end, however abrupt, closes the
-  // IPC channel, and this worker ends with it.
-  const forked = process.env[WORKER_CHILD_ENV] !== undefined && process.send !== undefined;
-  rootLogger.info(
-    `Atelier worker ready (${ctx.database.kind}, ${ctx.store.kind} storage; providers: ${[
-      ...generation.providers.configured,
-    ].join(", ")}).`,
-  );
+  // Stopping is wired before the start: a signal, or the end of the all-in-one server that
+  // forked this worker (worker-child.ts: its end, however abrupt, closes the IPC channel),
+  // may come while the context is still being made, and must not be missed.
+  let ctx: AppContext | null = null;
   let closing = false;
   const close = () => {
     if (closing) return;
     closing = true;
-    void ctx.close().then(() => process.exit(0));
+    void (ctx?.close() ?? Promise.resolve()).finally(() => process.exit(0));
   };
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, close);
-  if (forked) process.once("disconnect", close);
-  return ctx;
+  if (process.env[WORKER_CHILD_ENV] !== undefined && process.send !== undefined)
+    process.once("disconnect", close);
+  const started = await createContext(config);
+  ctx = started;
+  const generation = await started.generation();
+  await started.work({ concurrency: config.generation.workerConcurrency });
+  rootLogger.info(
+    `Atelier worker ready (${started.database.kind}, ${started.store.kind} storage; providers: ${[
+      ...generation.providers.configured,
+    ].join(", ")}).`,
+  );
+  return started;
 }
 
 /**

@@ -1,5 +1,4 @@
 import { type ChildProcess, fork } from "node:child_process";
-import { once } from "node:events";
 import { getPriority, setPriority } from "node:os";
 import { fileURLToPath } from "node:url";
 import { moduleLogger } from "../log.ts";
@@ -25,6 +24,21 @@ const WORKER_ENTRY = fileURLToPath(
 /** Set in the forked worker's environment (to the server's pid): it ends with its server. */
 export const WORKER_CHILD_ENV = "ATELIER_WORKER_OF";
 
+/**
+ * Node flags without an inspector (and its port's value): this process holds the port, and
+ * the worker could not start with it.
+ */
+export function withoutInspector(flags: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let index = 0; index < flags.length; index++) {
+    const flag = flags[index] as string;
+    if (!/^--(inspect|debug)/.test(flag)) kept.push(flag);
+    // "--inspect-port 9230": the value is its own word.
+    else if (/^--(inspect|debug)-port$/.test(flag)) index++;
+  }
+  return kept.filter(Boolean);
+}
+
 export interface WorkerChild {
   /** Stops the worker (SIGTERM, then SIGKILL after the grace) and does not restart it. */
   stop(): Promise<void>;
@@ -44,13 +58,18 @@ export function startWorkerChild(): WorkerChild {
   let restartMs = RESTART_FIRST_MS;
   let restartTimer: ReturnType<typeof setTimeout> | null = null;
 
+  const nodeOptions = process.env.NODE_OPTIONS;
   const start = () => {
     const startedAt = Date.now();
     const forked = fork(WORKER_ENTRY, {
-      // The flags that run this process (tsx's loader from the sources), minus an inspector,
-      // whose port this process holds.
-      execArgv: process.execArgv.filter((flag) => !flag.startsWith("--inspect")),
-      env: { ...process.env, [WORKER_CHILD_ENV]: String(process.pid) },
+      execArgv: withoutInspector(process.execArgv),
+      env: {
+        ...process.env,
+        ...(nodeOptions?.includes("--inspect")
+          ? { NODE_OPTIONS: withoutInspector(nodeOptions.split(" ")).join(" ") }
+          : {}),
+        [WORKER_CHILD_ENV]: String(process.pid),
+      },
     });
     child = forked;
     try {
@@ -58,16 +77,22 @@ export function startWorkerChild(): WorkerChild {
     } catch (error) {
       log.warn({ err: error }, "could not lower the worker's CPU priority");
     }
-    forked.once("exit", (code, signal) => {
-      child = null;
+    let ended = false;
+    const end = (how: Record<string, unknown>) => {
+      if (ended) return;
+      ended = true;
+      if (child === forked) child = null;
       if (stopping) return;
       if (Date.now() - startedAt >= HEALTHY_AFTER_MS) restartMs = RESTART_FIRST_MS;
-      log.error(
-        { code, signal },
-        `the generation worker exited; starting it again in ${restartMs / 1000} s`,
-      );
+      log.error(how, `the generation worker ended; starting it again in ${restartMs / 1000} s`);
       restartTimer = setTimeout(start, restartMs);
       restartMs = Math.min(restartMs * 2, RESTART_MAX_MS);
+    };
+    forked.once("exit", (code, signal) => end({ code, signal }));
+    // A fork that could not start has no exit to come; other errors (a failed kill) do not end it.
+    forked.on("error", (error) => {
+      if (forked.pid === undefined) end({ err: error });
+      else log.warn({ err: error }, "the generation worker's process reported an error");
     });
   };
   start();
@@ -78,7 +103,7 @@ export function startWorkerChild(): WorkerChild {
       if (restartTimer) clearTimeout(restartTimer);
       const running = child;
       if (!running || running.exitCode !== null || running.signalCode !== null) return;
-      const exited = once(running, "exit");
+      const exited = new Promise((resolve) => running.once("exit", resolve));
       running.kill("SIGTERM");
       const killer = setTimeout(() => running.kill("SIGKILL"), STOP_GRACE_MS);
       await exited;

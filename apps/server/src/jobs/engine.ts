@@ -130,7 +130,11 @@ export async function createEngine(deps: {
   // would otherwise wait for the poll: 0.5 s a step, ADR 0010). Without workers here, the
   // processes that have them are told.
   const wakeWorkers = async () => {
-    if (queueWorkers.length === 0) await announceQueued(db, { queue: GENERATION_QUEUE });
+    // Best effort: the job is queued either way, and a worker's poll finds it.
+    if (queueWorkers.length === 0)
+      await announceQueued(db, { queue: GENERATION_QUEUE }).catch((error) =>
+        deps.log.warn({ err: error }, "could not wake the workers"),
+      );
     for (const id of queueWorkers) boss.notifyWorker(id);
   };
 
@@ -161,6 +165,7 @@ export async function createEngine(deps: {
         queueWorkers.push(
           await boss.work<StepMessage>(GENERATION_QUEUE, { batchSize: 1 }, handler),
         );
+      stopWakes?.();
       stopWakes = deps.wakes.subscribe(GENERATION_QUEUE, () => {
         for (const id of queueWorkers) boss.notifyWorker(id);
       });

@@ -74,8 +74,11 @@ export async function createRunDriver(deps: {
         return;
       }
       await deps.boss.send(RUN_QUEUE, { userId });
-      // The worker that drives runs picks it up now, not at its next poll (0.5 s).
-      await announceQueued(db, { queue: RUN_QUEUE });
+      // The worker that drives runs picks it up now, not at its next poll (0.5 s); best
+      // effort, as the poll finds it either way.
+      await announceQueued(db, { queue: RUN_QUEUE }).catch((error) =>
+        deps.advance.log.error({ err: error }, "could not wake the run driver"),
+      );
     },
     async work() {
       if (working) return;
