@@ -11,12 +11,14 @@ vi.mock("../src/services/costs-api.ts", () => ({
   },
 }));
 
+const { runSignatureOf } = await import("@atelier/core");
 const { createDocumentStore } = await import("../src/features/document/store.ts");
 const { followEstimates } = await import("../src/features/costs/estimates.ts");
 const { useEstimates } = await import("../src/features/costs/estimates-store.ts");
 const { confirmRunCost } = await import("../src/features/costs/cost-prompt.ts");
 const { useCostPrompt } = await import("../src/features/costs/cost-prompt-store.ts");
 const { usePreferences } = await import("../src/features/preferences/store.ts");
+const { useWorkspace } = await import("../src/features/workspace/store.ts");
 
 /** The estimates follow edits a moment after the last one. */
 const settled = () => vi.advanceTimersByTimeAsync(200);
@@ -84,8 +86,79 @@ describe("cost estimates in the editor", () => {
     await vi.runAllTimersAsync();
     expect(Object.keys(useEstimates.getState().byNode)).toHaveLength(600);
     expect(useEstimates.getState().byNode[ids[599] ?? ""]?.endpoint).toBeTruthy();
-    // FLUX on fal has no published price: 600 nodes counted as unknown, across three shares.
+    // FLUX on fal has no published price: 600 nodes counted as unknown, across the slices.
     expect(useEstimates.getState().total).toEqual({ usd: 0, unknown: 600 });
+    release();
+  });
+
+  it("counts nothing for a node that keeps its result, until what its run reads changes", async () => {
+    const documents = createDocumentStore();
+    const state = () => documents.getState();
+    const text = state().addNode("text", { x: 0, y: 0 });
+    const first = state().addNode("utility", { x: 0, y: 200 });
+    const last = state().addNode("utility", { x: 0, y: 400 });
+    const other = state().addNode("text", { x: 0, y: 600 });
+    const veo = state().addNode("veo31-video", { x: 400, y: 0 });
+    state().setParam(text.id, "text", "a lighthouse at dusk");
+    state().setParam(veo.id, "model", "fast");
+    state().setParam(veo.id, "duration", "4s");
+    for (const [source, sourceHandle, targetHandle] of [
+      [text.id, "text", "prompt"],
+      [first.id, "output", "firstFrame"],
+      [last.id, "output", "lastFrame"],
+    ] as const)
+      state().connect({ source, sourceHandle, target: veo.id, targetHandle });
+    const release = followEstimates(documents);
+    await settled();
+    expect(useEstimates.getState().total).toEqual({ usd: 0.6, unknown: 0 });
+
+    // Completed with these inputs: a run keeps the result.
+    const priced = useEstimates.getState().byNode[veo.id];
+    const { nodes, edges } = state();
+    state().updateNodeData(veo.id, {
+      status: "complete",
+      runSignature: runSignatureOf(nodes, edges, veo.id),
+    });
+    await settled();
+    expect(useEstimates.getState().total).toEqual({ usd: 0, unknown: 0 });
+    // Its price is unchanged: the same estimate, so its readers do not re-render.
+    expect(useEstimates.getState().byNode[veo.id]).toBe(priced);
+
+    // A node it does not read changes: still kept.
+    state().setParam(other.id, "text", "unrelated");
+    await settled();
+    expect(useEstimates.getState().total).toEqual({ usd: 0, unknown: 0 });
+
+    // The text wired into its prompt changes: the run would run it again.
+    state().setParam(text.id, "text", "a lighthouse at dawn");
+    await settled();
+    expect(useEstimates.getState().total).toEqual({ usd: 0.6, unknown: 0 });
+    release();
+  });
+
+  it("waits while a save is under way, then catches up", async () => {
+    const documents = createDocumentStore();
+    const state = () => documents.getState();
+    const first = state().addNode("utility", { x: 0, y: 0 });
+    const last = state().addNode("utility", { x: 0, y: 200 });
+    const veo = state().addNode("veo31-video", { x: 400, y: 0 });
+    const release = followEstimates(documents);
+    await settled();
+    expect(useEstimates.getState().total).toEqual({ usd: 0, unknown: 1 });
+    useWorkspace.setState({ save: { state: "saving", progress: 5 } });
+    state().setParam(veo.id, "model", "fast");
+    state().setParam(veo.id, "duration", "4s");
+    for (const [source, targetHandle] of [
+      [first.id, "firstFrame"],
+      [last.id, "lastFrame"],
+    ] as const)
+      state().connect({ source, sourceHandle: "output", target: veo.id, targetHandle });
+    await settled();
+    await settled();
+    expect(useEstimates.getState().total).toEqual({ usd: 0, unknown: 1 });
+    useWorkspace.setState({ save: { state: "saved", progress: 100 } });
+    await settled();
+    expect(useEstimates.getState().total).toEqual({ usd: 0.6, unknown: 0 });
     release();
   });
 

@@ -2,9 +2,11 @@ import { describe, expect, it } from "vitest";
 import {
   type GraphEdge,
   gatherInputs,
+  indexGraph,
   type RunNode,
   type RunNodeData,
   SCENE_VIDEO_DEFAULT_PROMPT,
+  signatureReads,
 } from "../src/index.ts";
 
 const node = (id: string, type: string, data: RunNodeData = {}): RunNode => ({
@@ -206,5 +208,34 @@ describe("gatherInputs", () => {
       referenceImages: ["/api/media/file/sam.png"],
       prompt: "on a beach\nSam: freckled runner — young adult, headshot",
     });
+  });
+});
+
+describe("signatureReads", () => {
+  const nodes = [
+    node("a", "utility", { outputs: { imageUrl: "/api/media/file/a.png" } }),
+    node("mia", "character-reference", { inputValues: values({ name: "Mia" }) }),
+    node("gen", "seedream", { inputValues: values({ prompt: "walking in Paris" }) }),
+    node("far", "utility", { outputs: { imageUrl: "/api/media/file/far.png" } }),
+  ];
+  const edges = [
+    edge("a", "mia", "image", "referenceImages"),
+    edge("mia", "gen", "reference", "referenceImages"),
+  ];
+  const readsWith = (changed: string) => {
+    const graph = nodes.map((n) => (n.id === changed ? { ...n, data: { ...n.data } } : n));
+    return signatureReads("gen", indexGraph(graph, edges));
+  };
+  const same = (a: unknown[], b: unknown[]) =>
+    a.length === b.length && a.every((value, at) => value === b[at]);
+
+  it("changes with the node, its sources and what a reference source reads; not with others", () => {
+    const before = signatureReads("gen", indexGraph(nodes, edges));
+    expect(same(before, signatureReads("gen", indexGraph(nodes, edges)))).toBe(true);
+    expect(same(before, readsWith("far"))).toBe(true);
+    for (const changed of ["gen", "mia", "a"]) expect(same(before, readsWith(changed))).toBe(false);
+    // A wire moved to another port changes it too.
+    const moved = [edges[0] as GraphEdge, { ...(edges[1] as GraphEdge), targetHandle: "image" }];
+    expect(same(before, signatureReads("gen", indexGraph(nodes, moved)))).toBe(false);
   });
 });

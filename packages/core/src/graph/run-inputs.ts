@@ -196,3 +196,27 @@ export function runSignatureOf(
   const { inputs, params } = gatherInputs(nodes, edges, nodeId, 0, index);
   return canonicalJson([node?.type, inputs, params]);
 }
+
+/**
+ * Everything `runSignatureOf` reads of the graph for a node, in order: types, data objects
+ * (by identity), wires. Two equal lists give the same signature, so a caller that keeps
+ * signatures (the editor's cost total, between edits) recomputes only when its list
+ * changed. Mirrors `gatherInputs`: the node, each wire into it and its source, and the
+ * wires into a reference source, as deep as it reads them.
+ */
+export function signatureReads(
+  nodeId: string,
+  index: GraphIndex,
+  depth = 0,
+  reads: unknown[] = [],
+): unknown[] {
+  const node = index.byId.get(nodeId);
+  reads.push(node?.type, node?.data);
+  for (const edge of index.into.get(nodeId) ?? NO_EDGES) {
+    const source = index.byId.get(edge.source);
+    reads.push(edge.source, edge.sourceHandle, edge.targetHandle, source?.type, source?.data);
+    if (source && depth < 4 && REFERENCE_TYPES.has(source.type ?? ""))
+      signatureReads(source.id, index, depth + 1, reads);
+  }
+  return reads;
+}

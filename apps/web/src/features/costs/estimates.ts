@@ -6,7 +6,10 @@ import {
   indexGraph,
   type NodeEstimate,
   type RunProviders,
+  runSignatureOf,
+  signatureReads,
   type TotalEstimate,
+  totalOf,
   upstreamOf,
 } from "@atelier/core";
 import { costsApi } from "../../services/costs-api.ts";
@@ -84,13 +87,26 @@ export function followEstimates(documents: DocumentStore): () => void {
 /** A pass over a large graph works in slices of about this long, so no task holds the page
  * (a fresh open of thousands of nodes estimates every one: one long task, L2). */
 const SLICE_MS = 8;
-/** Nodes per share of Run all's total (each share is one task). */
-const TOTAL_SLICE = 250;
+const NO_EDGES: readonly GraphEdge[] = [];
+
+const sameReads = (a: readonly unknown[], b: readonly unknown[]) =>
+  a.length === b.length && a.every((value, at) => value === b[at]);
+
+const sameFields = (a: NodeEstimate, b: NodeEstimate) => {
+  const keys = Object.keys(a) as (keyof NodeEstimate)[];
+  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
+};
+
+const saving = () => useWorkspace.getState().save.state === "saving";
 
 const nextSlice = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 function startFollowing(documents: DocumentStore): () => void {
-  const cache = new Map<string, { data: unknown; wired: string; estimate: NodeEstimate | null }>();
+  const cache = new Map<
+    string,
+    { data: unknown; into: readonly GraphEdge[]; wired: string; estimate: NodeEstimate | null }
+  >();
+  const signatures = new Map<string, { reads: unknown[]; keepsResult: boolean }>();
   let scheduled = false;
   let providers: RunProviders | null = null;
 
@@ -104,8 +120,9 @@ function startFollowing(documents: DocumentStore): () => void {
   const recompute = async () => {
     scheduled = false;
     if (!providers) return;
-    // Mid-drag, nothing that costs money changes: wait for the drop.
-    if (documents.getState().isDragging()) return schedule();
+    // Mid-drag, nothing that costs money changes: wait for the drop. A save under way goes
+    // first: a pass beside it delayed "Saved" on a large workflow (bench S3).
+    if (documents.getState().isDragging() || saving()) return schedule();
     const { nodes, edges } = documents.getState();
     let moved = fresh || edges !== lastEdges || nodes.length !== lastData.size;
     for (const node of nodes) if (lastData.get(node.id) !== node.data) moved = true;
@@ -121,47 +138,65 @@ function startFollowing(documents: DocumentStore): () => void {
       if (performance.now() - sliceStart < SLICE_MS) return true;
       await nextSlice();
       sliceStart = performance.now();
-      return pass === passes;
+      if (pass !== passes) return false;
+      if (!saving()) return true;
+      // A save began: the pass starts over after it (what it did is kept per node).
+      fresh = true;
+      schedule();
+      return false;
     };
-    const into = new Map<string, GraphEdge[]>();
-    for (const edge of edges) {
-      const list = into.get(edge.target);
-      if (list) list.push(edge);
-      else into.set(edge.target, [edge]);
-    }
+    const index = indexGraph(nodes, edges);
     const byNode: Record<string, NodeEstimate> = {};
     for (const node of nodes) {
       if (!runsOnProvider(node.type)) continue;
-      const wiredEdges = into.get(node.id) ?? [];
-      const wired = wiredEdges
-        .map((edge) => `${edge.targetHandle ?? ""}`)
-        .sort()
-        .join(",");
+      const wiredEdges = index.into.get(node.id) ?? NO_EDGES;
       let entry = cache.get(node.id);
+      // The ports wired, as text, only when the wires into the node are not the same ones.
+      const wired =
+        entry && sameReads(entry.into, wiredEdges)
+          ? entry.wired
+          : wiredEdges
+              .map((edge) => `${edge.targetHandle ?? ""}`)
+              .sort()
+              .join(",");
       if (!entry || entry.data !== node.data || entry.wired !== wired) {
         if (!(await goOn())) return;
-        entry = { data: node.data, wired, estimate: estimateGraphNode(node, wiredEdges, using) };
+        const estimate = estimateGraphNode(node, wiredEdges, using);
+        // An edit that leaves the price as it was (most prompt edits) keeps the same object:
+        // no reader re-renders.
+        const same = entry?.estimate && estimate && sameFields(entry.estimate, estimate);
+        entry = {
+          data: node.data,
+          into: wiredEdges,
+          wired,
+          estimate: same ? (entry?.estimate ?? null) : estimate,
+        };
         cache.set(node.id, entry);
       }
       if (entry.estimate) byNode[node.id] = entry.estimate;
     }
-    // Run all's total from the estimates just kept (no node is estimated twice), in shares.
-    let usd = 0;
-    let unknown = 0;
-    const index = indexGraph(nodes, edges);
-    for (let at = 0; at < nodes.length; at += TOTAL_SLICE) {
-      if (!(await goOn())) return;
-      const share = estimateGraphRun(
-        { nodes, edges },
-        nodes.slice(at, at + TOTAL_SLICE).map((node) => node.id),
-        using,
-        (node) => byNode[node.id] ?? null,
-        index,
-      );
-      usd += share.usd;
-      unknown += share.unknown;
+    // Run all's total from the estimates just kept (no node is estimated twice). A node
+    // that completed with its current inputs keeps its result in a run and counts nothing;
+    // whether it does is asked again only when what its signature reads changed.
+    const counted: (NodeEstimate | null)[] = [];
+    const reads: unknown[] = [];
+    for (const node of nodes) {
+      const estimate = byNode[node.id];
+      if (!estimate) continue;
+      reads.length = 0;
+      signatureReads(node.id, index, 0, reads);
+      let kept = signatures.get(node.id);
+      if (!kept || !sameReads(kept.reads, reads)) {
+        if (!(await goOn())) return;
+        const keepsResult =
+          node.data.status === "complete" &&
+          node.data.runSignature === runSignatureOf(nodes, edges, node.id, index);
+        kept = { reads: [...reads], keepsResult };
+        signatures.set(node.id, kept);
+      }
+      counted.push(kept.keepsResult ? null : estimate);
     }
-    const total: TotalEstimate = { usd: Math.round(usd * 10_000) / 10_000, unknown };
+    const total = totalOf(counted);
     const before = useEstimates.getState().byNode;
     const keys = Object.keys(byNode);
     const changed =
