@@ -94,6 +94,8 @@ describe("the saved form, made incrementally (issue 26, S3)", () => {
       }
     });
     expect(second.data.edges[0]).toBe(first.data.edges[0]);
+    // No wire changed: the wires' text is the last save's, not made again.
+    expect(second.edgesText).toBe(first.edgesText);
     expect(JSON.stringify(second.data)).toBe(
       JSON.stringify(serializeWorkflow({ nodes: edited, edges, metadata }, { now: NOW + 1 })),
     );
@@ -103,6 +105,20 @@ describe("the saved form, made incrementally (issue 26, S3)", () => {
     );
     const third = await savedForm(selected, edges, metadata, { now: NOW + 2 });
     expect(third.nodeTexts[2]).toBe(second.nodeTexts[2]);
+  });
+
+  it("makes the wires' text and size again when a wire changes", async () => {
+    const { nodes, edges } = graph(40);
+    const first = await savedForm(nodes, edges, metadata, { now: NOW });
+    const rewired = [...edges.slice(1), { ...(edges[0] as CanvasEdge), id: "wire ✨ é" }];
+    const second = await savedForm(nodes, rewired, metadata, { now: NOW });
+    const whole = serializeWorkflow({ nodes, edges: rewired, metadata }, { now: NOW });
+    expect(second.edgesText).not.toBe(first.edgesText);
+    expect(second.edgesText).toBe(JSON.stringify(whole.edges));
+    expect(savedBytes(second.data, second)).toBe(utf8ByteLength(JSON.stringify(whole)));
+    const unwired = await savedForm(nodes, [], metadata, { now: NOW });
+    expect(unwired.edgesText).toBe("[]");
+    expect(savedBytes(unwired.data, unwired)).toBe(utf8ByteLength(JSON.stringify(unwired.data)));
   });
 
   it("yields between a few hundred new nodes (a first save of thousands)", async () => {

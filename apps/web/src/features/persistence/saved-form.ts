@@ -32,6 +32,7 @@ interface EdgeForm {
   sourceType: string | undefined;
   saved: SavedEdge;
   text: string;
+  bytes: number;
 }
 
 const nodeForms = new WeakMap<CanvasNode, NodeForm>();
@@ -48,6 +49,19 @@ export interface SavedForm {
   nodeBytes: number;
   /** `JSON.stringify(data.edges)`. */
   edgesText: string;
+  edgesBytes: number;
+}
+
+/** The last save's wires and their text: a save that changed no wire reuses it as it is. */
+let lastWires: { forms: EdgeForm[]; text: string; bytes: number } | null = null;
+
+function wiresText(forms: EdgeForm[]): { text: string; bytes: number } {
+  const last = lastWires;
+  if (last && last.forms.length === forms.length && forms.every((f, at) => f === last.forms[at]))
+    return last;
+  const bytes = forms.reduce((sum, form) => sum + form.bytes, 2 + Math.max(0, forms.length - 1));
+  lastWires = { forms, text: `[${forms.map((form) => form.text).join(",")}]`, bytes };
+  return lastWires;
 }
 
 function nodeForm(node: CanvasNode): NodeForm {
@@ -65,7 +79,8 @@ function edgeForm(edge: CanvasEdge, sourceType: string | undefined): EdgeForm {
   let form = edgeForms.get(edge);
   if (!form || form.sourceType !== sourceType) {
     const saved = serializeEdge(edge, sourceType);
-    form = { sourceType, saved, text: JSON.stringify(saved) };
+    const text = JSON.stringify(saved);
+    form = { sourceType, saved, text, bytes: utf8ByteLength(text) };
     edgeForms.set(edge, form);
   }
   return form;
@@ -94,31 +109,45 @@ export async function savedForm(
   data.nodes = forms.map((form) => form.saved);
   data.edges = wires.map((wire) => wire.saved);
   data.metadata.stats = workflowStats(data.nodes, data.edges.length);
+  const wired = wiresText(wires);
   return {
     data,
     nodeTexts: forms.map((form) => form.text),
     nodeBytes: forms.reduce((sum, form) => sum + form.bytes, 0),
-    edgesText: `[${wires.map((wire) => wire.text).join(",")}]`,
+    edgesText: wired.text,
+    edgesBytes: wired.bytes,
   };
 }
 
 const LISTS = '"nodes":[],"edges":[]';
 
-/** `data` (the form's, its metadata possibly changed since) as JSON, in pieces. */
-function jsonPieces(data: SavedWorkflow, form: SavedForm): { before: string; after: string } {
+/** `data` without its lists as JSON, cut where the nodes go. */
+function shellPieces(data: SavedWorkflow): { head: string; tail: string } {
   const shell = JSON.stringify({ ...data, nodes: [], edges: [] });
   const at = shell.indexOf(LISTS);
-  return {
-    before: `${shell.slice(0, at)}"nodes":[`,
-    after: `],"edges":${form.edgesText}${shell.slice(at + LISTS.length)}`,
-  };
+  return { head: `${shell.slice(0, at)}"nodes":[`, tail: shell.slice(at + LISTS.length) };
+}
+
+const EDGES_KEY = '],"edges":';
+
+/** `data` (the form's, its metadata possibly changed since) as JSON, in pieces. */
+function jsonPieces(data: SavedWorkflow, form: SavedForm): { before: string; after: string } {
+  const { head, tail } = shellPieces(data);
+  return { before: head, after: `${EDGES_KEY}${form.edgesText}${tail}` };
 }
 
 /** UTF-8 size of `JSON.stringify(data)`, where `data` has the form's nodes and edges. */
 export function savedBytes(data: SavedWorkflow, form: SavedForm): number {
-  const { before, after } = jsonPieces(data, form);
+  const { head, tail } = shellPieces(data);
   const commas = Math.max(0, form.nodeTexts.length - 1);
-  return utf8ByteLength(before) + form.nodeBytes + commas + utf8ByteLength(after);
+  return (
+    utf8ByteLength(head) +
+    form.nodeBytes +
+    commas +
+    EDGES_KEY.length +
+    form.edgesBytes +
+    utf8ByteLength(tail)
+  );
 }
 
 /** The delta snapshot of the form: the same texts, so unchanged nodes compare in O(1). */
