@@ -1,6 +1,7 @@
 import { act, cleanup, render } from "@testing-library/react";
 import { ReactFlowProvider, useStoreApi } from "@xyflow/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { boxesChanged } from "../src/features/canvas/boxes-changed.ts";
 import {
   MIN_NODES_PER_TASK,
   NODES_PER_TASK,
@@ -223,6 +224,29 @@ describe("wires near the view", () => {
       store.getState().onNodesChange([{ id: "n12", type: "position", position: { x: 500, y: 0 } }]),
     );
     expect(held()).toEqual([...wires(0, 5), "w11", "w12", "w18"]);
+  });
+
+  it("looks for wires again after a box changes, not after a data-only edit", () => {
+    const [a, b] = nodes(2) as [CanvasNode, CanvasNode];
+    const list = [a, b];
+    // Typing into a prompt: new data, same box.
+    expect(boxesChanged(list, [a, { ...b, data: { label: "fox" } }])).toBe(false);
+    expect(boxesChanged(list, list)).toBe(false);
+    expect(boxesChanged(list, [a, { ...b, position: { x: 0, y: 9 } }])).toBe(true);
+    expect(boxesChanged(list, [a, { ...b, measured: { width: 320, height: 90 } }])).toBe(true);
+    expect(boxesChanged(list, [a, { ...b, parentId: "g" }])).toBe(true);
+    expect(boxesChanged(list, [a, { ...b, hidden: true }])).toBe(true);
+    expect(boxesChanged(list, [a])).toBe(true);
+    expect(boxesChanged(list, [b, a])).toBe(true);
+  });
+
+  it("hands a data-only edit to React Flow", () => {
+    const store = mounted();
+    act(() => flow?.setState({ width: 1000, height: 800, transform: [0, 0, 1] }));
+    act(() => store.getState().load(row(20)));
+    act(() => store.getState().setParam("n2", "text", "a fox at dusk"));
+    expect(flow?.getState().nodes).toBe(store.getState().nodes);
+    expect(held()).toEqual(wires(0, 5));
   });
 
   it("holds every wire while the canvas has no size", () => {

@@ -2,6 +2,7 @@ import { MiniMap, Panel, useReactFlow, useStoreApi } from "@xyflow/react";
 import { type PointerEvent, useEffect, useRef } from "react";
 import { useDocument } from "../document/context.tsx";
 import type { CanvasEdge, CanvasNode } from "../document/types.ts";
+import { boxesChanged } from "./boxes-changed.ts";
 
 /** Above this many nodes the minimap is one canvas instead of one React component per node. */
 export const MINIMAP_NODE_LIMIT = 300;
@@ -92,9 +93,10 @@ function CanvasMiniMap() {
     };
     draw();
     const stop = flow.subscribe((state, before) => {
+      // Typing into a node changes no box: nothing to draw again.
       if (
         state.nodeLookup !== before.nodeLookup ||
-        state.nodes !== before.nodes ||
+        (state.nodes !== before.nodes && boxesChanged(before.nodes, state.nodes)) ||
         state.transform !== before.transform ||
         state.width !== before.width
       )

@@ -4,6 +4,7 @@ import { flushSync } from "react-dom";
 import type { DocumentStore } from "../document/store.ts";
 import type { CanvasEdge, CanvasNode } from "../document/types.ts";
 import { zoomedOut } from "../nodes/detail-level.ts";
+import { boxesChanged } from "./boxes-changed.ts";
 import { sameWires, wiresInView } from "./wires-in-view.ts";
 
 const NO_EDGES: CanvasEdge[] = [];
@@ -138,7 +139,7 @@ export function useFlowSync(store: DocumentStore): {
       current.setEdges(wantedEdges());
       stepped.current = null;
     };
-    const push = () => {
+    const push = (moved = true) => {
       const { nodes, loads } = store.getState();
       const current = flow.getState();
       if (loads !== handedLoad.current) {
@@ -155,11 +156,14 @@ export function useFlowSync(store: DocumentStore): {
         return;
       }
       if (current.nodes !== nodes) current.setNodes(nodes);
-      handWires();
+      if (moved) handWires();
     };
     push();
     const unsubscribe = store.subscribe((state, before) => {
-      if (state.nodes !== before.nodes || state.edges !== before.edges) push();
+      if (state.nodes === before.nodes && state.edges === before.edges) return;
+      // Typing into a node changes its data only: the wires near the view stay the same, and
+      // finding them again walks every wire on each key.
+      push(state.edges !== before.edges || boxesChanged(before.nodes, state.nodes));
     });
     // Panning and zooming bring other wires near the view.
     const unsubscribeView = flow.subscribe((state, before) => {

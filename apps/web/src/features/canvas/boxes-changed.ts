@@ -1,0 +1,26 @@
+import type { CanvasNode } from "../document/types.ts";
+
+/**
+ * Whether any node was added, removed, moved or resized between two node lists (conservative:
+ * a new position object counts as a move). Edits make new objects only for the nodes they
+ * touch, so unchanged nodes compare by identity.
+ */
+export function boxesChanged(before: readonly CanvasNode[], after: readonly CanvasNode[]): boolean {
+  if (before.length !== after.length) return true;
+  for (let index = 0; index < after.length; index++) {
+    const a = before[index] as CanvasNode;
+    const b = after[index] as CanvasNode;
+    if (a === b) continue;
+    if (
+      a.id !== b.id ||
+      a.position !== b.position ||
+      a.measured !== b.measured ||
+      a.width !== b.width ||
+      a.height !== b.height ||
+      a.parentId !== b.parentId ||
+      a.hidden !== b.hidden
+    )
+      return true;
+  }
+  return false;
+}
