@@ -38,13 +38,17 @@ export function Library() {
     );
   }, [persistence]);
 
-  // Refresh after each save and when another workflow opens (the lists below follow too),
-  // once the browser is idle: an open draws its canvas first.
-  const revision = useIdleRevision(`${saveState}:${currentId}`);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the revision is the trigger
+  // Refresh after each save ends and when another workflow opens (the lists below follow
+  // too), once the browser is idle: an open draws its canvas first. Not as a save starts:
+  // lists asked for then showed nothing new and competed with the save's own request.
+  const revision = useIdleRevision(`${saveState === "saving"}:${currentId}`);
+  // What the lists below were last asked to show.
+  const [listed, setListed] = useState(0);
   useEffect(() => {
     // A save still under way refreshes when it ends (its state changes again).
-    if (useWorkspace.getState().save.state !== "saving") void refresh();
+    if (useWorkspace.getState().save.state === "saving") return;
+    void refresh();
+    setListed(revision);
   }, [refresh, revision]);
 
   const shownRecent = showAllRecent ? recent : recent.slice(0, LIMITS.recent.shownByDefault);
@@ -99,8 +103,8 @@ export function Library() {
           </ul>
         </section>
       ) : null}
-      <AllWorkflows revision={revision} />
-      {user ? <Folders onChanged={() => void refresh()} revision={revision} /> : null}
+      <AllWorkflows revision={listed} />
+      {user ? <Folders onChanged={() => void refresh()} revision={listed} /> : null}
     </nav>
   );
 }
