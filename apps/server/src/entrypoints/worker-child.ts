@@ -5,7 +5,7 @@ import { moduleLogger } from "../log.ts";
 
 /**
  * The worker's CPU priority below the HTTP process's (niceness +10): a status poll never waits behind a
- * run's orchestration (bench R2: p99 62 → 7 ms while 50 users run workflows).
+ * run's orchestration (bench R2: p99 62 → 8 ms while 50 users run workflows).
  */
 const WORKER_NICE = 10;
 /** How long a stopping worker may take to finish its steps before it is killed. */

@@ -129,13 +129,16 @@ export async function createEngine(deps: {
   // Workers fetch every 0.5 s; one that is asleep picks a new step up now (a run's next step
   // would otherwise wait for the poll: 0.5 s a step, ADR 0010). Without workers here, the
   // processes that have them are told.
+  const wakeLocalWorkers = () => {
+    for (const id of queueWorkers) boss.notifyWorker(id);
+  };
   const wakeWorkers = async () => {
     // Best effort: the job is queued either way, and a worker's poll finds it.
     if (queueWorkers.length === 0)
       await announceQueued(db, { queue: GENERATION_QUEUE }).catch((error) =>
         deps.log.warn({ err: error }, "could not wake the workers"),
       );
-    for (const id of queueWorkers) boss.notifyWorker(id);
+    wakeLocalWorkers();
   };
 
   const engine: GenerationEngine = {
@@ -166,9 +169,7 @@ export async function createEngine(deps: {
           await boss.work<StepMessage>(GENERATION_QUEUE, { batchSize: 1 }, handler),
         );
       stopWakes?.();
-      stopWakes = deps.wakes.subscribe(GENERATION_QUEUE, () => {
-        for (const id of queueWorkers) boss.notifyWorker(id);
-      });
+      stopWakes = deps.wakes.subscribe(GENERATION_QUEUE, wakeLocalWorkers);
       // A finished job is never in flight: rows an older version left so (a cancel during a
       // submit) would hold their provider's slots for good. Once, at start-up.
       await db
