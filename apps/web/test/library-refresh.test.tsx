@@ -48,25 +48,19 @@ it("lists again once a save ends, not while it is under way", async () => {
   await settle();
   expect(asked).toEqual({ all: 1, folders: 1 });
 
+  /** A workspace change, then the browser idle and every timer run: what the lists asked. */
+  const after = async (change: Partial<ReturnType<typeof useWorkspace.getState>>) => {
+    act(() => useWorkspace.setState(change));
+    runIdle();
+    await settle();
+    return { ...asked };
+  };
+
   // A save starts and the browser goes idle while its request is out: nothing is asked.
-  act(() => useWorkspace.setState({ save: { state: "saving", progress: 5 } }));
-  runIdle();
-  await settle();
-  expect(asked).toEqual({ all: 1, folders: 1 });
-
+  expect(await after({ save: { state: "saving", progress: 5 } })).toEqual({ all: 1, folders: 1 });
   // It ends: the lists are asked once, and not again as "Saved" gives way to idle.
-  act(() => useWorkspace.setState({ save: { state: "saved", progress: 100 } }));
-  runIdle();
-  await settle();
-  expect(asked).toEqual({ all: 2, folders: 2 });
-  act(() => useWorkspace.setState({ save: { state: "idle", progress: 0 } }));
-  runIdle();
-  await settle();
-  expect(asked).toEqual({ all: 2, folders: 2 });
-
+  expect(await after({ save: { state: "saved", progress: 100 } })).toEqual({ all: 2, folders: 2 });
+  expect(await after({ save: { state: "idle", progress: 0 } })).toEqual({ all: 2, folders: 2 });
   // Another workflow opens: asked again.
-  act(() => useWorkspace.setState({ workflowId: "w2" }));
-  runIdle();
-  await settle();
-  expect(asked).toEqual({ all: 3, folders: 3 });
+  expect(await after({ workflowId: "w2" })).toEqual({ all: 3, folders: 3 });
 });
