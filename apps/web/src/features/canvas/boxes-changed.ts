@@ -14,9 +14,8 @@ export function boxesChanged(before: readonly CanvasNode[], after: readonly Canv
     if (
       a.id !== b.id ||
       a.position !== b.position ||
+      // A resize sets `measured` too (with `width` and `height` for a resizable node).
       a.measured !== b.measured ||
-      a.width !== b.width ||
-      a.height !== b.height ||
       a.parentId !== b.parentId ||
       a.hidden !== b.hidden
     )

@@ -47,7 +47,10 @@ const ResultHistory = lazy(() =>
   import("../runs/ResultHistory.tsx").then((module) => ({ default: module.ResultHistory })),
 );
 
-import { UploadProgress } from "./UploadProgress.tsx";
+// The upload bar: loaded with the first file dropped on a node.
+const UploadProgress = lazyPart(() =>
+  import("./UploadProgress.tsx").then((module) => module.UploadProgress),
+);
 
 // What a wire brings into a field: loaded with the first wired field, not with the editor.
 const WiredPreview = lazyPart(() =>
@@ -172,7 +175,9 @@ function NodeCard({ id, type, definition, data, selected, advanced, setAdvanced 
         ) : null}
       </header>
       <RunControls id={id} type={type} />
-      <UploadProgress progress={data.uploadProgress} />
+      {typeof data.uploadProgress === "number" ? (
+        <UploadProgress progress={data.uploadProgress} />
+      ) : null}
       {definition.lifecycle ? <p className="node-warning">{definition.lifecycle.message}</p> : null}
       {data.runNote ? <p className="node-note">{String(data.runNote)}</p> : null}
       {status === "error" && data.error ? (
