@@ -16,9 +16,9 @@ afterEach(cleanup);
 const runner = { isRunnable: () => false } as unknown as Runner;
 
 /** Node "image" (flux-pro) drawn as the canvas draws it, zoomed out or not. */
-function show(zoomedOut: boolean) {
+function show(zoomedOut: boolean, data: Partial<CanvasNode["data"]> = {}) {
   const store = createDocumentStore({
-    nodes: [node("text", "text-prompt"), node("image", "flux-pro", { label: "Poster" })],
+    nodes: [node("text", "text-prompt"), node("image", "flux-pro", { label: "Poster", ...data })],
     edges: [],
   });
   let commits = 0;
@@ -72,5 +72,16 @@ describe("a catalogue node", () => {
     expect(screen.getByTestId("node-image").className).toContain("node-simple");
     zoom(false);
     expect(screen.getByRole("button", { name: "Hide advanced" })).toBeTruthy();
+  });
+
+  it("shows the upload bar (loaded on first use) while a file is uploaded into it", async () => {
+    show(false, { uploadProgress: 40 });
+    expect(
+      (await screen.findByRole("progressbar", { name: "Upload progress" })).getAttribute("value"),
+    ).toBe("40");
+    expect(screen.getByText("Uploading · 40 %")).toBeTruthy();
+    cleanup();
+    show(false);
+    expect(screen.queryByTestId("upload-progress")).toBeNull();
   });
 });
