@@ -2,6 +2,18 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 
 // This session's runs go to fal (GET /api/pricing).
 const pricing = vi.hoisted(() => ({ calls: 0 }));
+// How often the editor makes a node's run signature (kept per node between edits).
+const signatures = vi.hoisted(() => ({ made: 0 }));
+vi.mock("@atelier/core", async (original) => {
+  const core = await original<typeof import("@atelier/core")>();
+  return {
+    ...core,
+    runSignatureOf: (...args: Parameters<typeof core.runSignatureOf>) => {
+      signatures.made++;
+      return core.runSignatureOf(...args);
+    },
+  };
+});
 vi.mock("../src/services/costs-api.ts", () => ({
   costsApi: {
     pricing: async () => {
@@ -136,10 +148,12 @@ describe("cost estimates in the editor", () => {
     // Its price is unchanged: the same estimate, so its readers do not re-render.
     expect(useEstimates.getState().byNode[veo.id]).toBe(priced);
 
-    // A node it does not read changes: still kept.
+    // A node it does not read changes: still kept, and its signature is not made again.
+    const made = signatures.made;
     state().setParam(other.id, "text", "unrelated");
     await settled();
     expect(useEstimates.getState().total).toEqual({ usd: 0, unknown: 0 });
+    expect(signatures.made).toBe(made);
 
     // The text wired into its prompt changes: the run would run it again.
     state().setParam(text.id, "text", "a lighthouse at dawn");

@@ -12,6 +12,19 @@ import {
 import { createDocumentStore, type DocumentStore } from "../src/features/document/store.ts";
 import type { CanvasNode } from "../src/features/document/types.ts";
 
+// How often the wires near the view are looked for (every wire's two ends each time).
+const looked = vi.hoisted(() => ({ times: 0 }));
+vi.mock("../src/features/canvas/wires-in-view.ts", async (original) => {
+  const module = await original<typeof import("../src/features/canvas/wires-in-view.ts")>();
+  return {
+    ...module,
+    wiresInView: (...args: Parameters<typeof module.wiresInView>) => {
+      looked.times++;
+      return module.wiresInView(...args);
+    },
+  };
+});
+
 afterEach(() => {
   cleanup();
   vi.useRealTimers();
@@ -240,13 +253,20 @@ describe("wires near the view", () => {
     expect(boxesChanged(list, [b, a])).toBe(true);
   });
 
-  it("hands a data-only edit to React Flow", () => {
+  it("hands a data-only edit to React Flow without looking for the wires again", () => {
     const store = mounted();
     act(() => flow?.setState({ width: 1000, height: 800, transform: [0, 0, 1] }));
     act(() => store.getState().load(row(20)));
+    const before = looked.times;
     act(() => store.getState().setParam("n2", "text", "a fox at dusk"));
     expect(flow?.getState().nodes).toBe(store.getState().nodes);
     expect(held()).toEqual(wires(0, 5));
+    expect(looked.times).toBe(before);
+    // A move looks again.
+    act(() =>
+      store.getState().onNodesChange([{ id: "n2", type: "position", position: { x: 900, y: 0 } }]),
+    );
+    expect(looked.times).toBe(before + 1);
   });
 
   it("holds every wire while the canvas has no size", () => {

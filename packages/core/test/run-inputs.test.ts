@@ -5,6 +5,7 @@ import {
   indexGraph,
   type RunNode,
   type RunNodeData,
+  runSignatureOf,
   SCENE_VIDEO_DEFAULT_PROMPT,
   signatureReads,
 } from "../src/index.ts";
@@ -237,5 +238,30 @@ describe("signatureReads", () => {
     // A wire moved to another port changes it too.
     const moved = [edges[0] as GraphEdge, { ...(edges[1] as GraphEdge), targetHandle: "image" }];
     expect(same(before, signatureReads("gen", indexGraph(nodes, moved)))).toBe(false);
+  });
+
+  it("tells a wire into the node from the same wire into a reference source before it", () => {
+    const graph = [
+      node("r", "synthetic-humans", { inputValues: values({ prompt: "runner" }) }),
+      node("t", "text", { inputValues: values({ text: "on a beach" }) }),
+      node("n", "seedream", { inputValues: values({ prompt: "" }) }),
+    ];
+    const toNode = [
+      edge("r", "n", "reference", "referenceImages"),
+      edge("t", "n", "text", "prompt"),
+    ];
+    const toReference = [
+      edge("r", "n", "reference", "referenceImages"),
+      edge("t", "r", "text", "prompt"),
+    ];
+    const [a, b] = [toNode, toReference].map((wires) => {
+      const index = indexGraph(graph, wires);
+      return {
+        reads: signatureReads("n", index),
+        signature: runSignatureOf(graph, wires, "n", index),
+      };
+    });
+    expect(a?.signature).not.toBe(b?.signature);
+    expect(same(a?.reads ?? [], b?.reads ?? [])).toBe(false);
   });
 });

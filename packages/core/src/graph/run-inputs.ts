@@ -211,8 +211,11 @@ export function signatureReads(
   reads: unknown[] = [],
 ): unknown[] {
   const node = index.byId.get(nodeId);
-  reads.push(node?.type, node?.data);
-  for (const edge of index.into.get(nodeId) ?? NO_EDGES) {
+  const into = index.into.get(nodeId) ?? NO_EDGES;
+  // The wire count marks where this node's part ends: a wire into the node and the same
+  // wire into a reference source before it would otherwise read the same.
+  reads.push(node?.type, node?.data, into.length);
+  for (const edge of into) {
     const source = index.byId.get(edge.source);
     reads.push(edge.source, edge.sourceHandle, edge.targetHandle, source?.type, source?.data);
     if (source && depth < 4 && REFERENCE_TYPES.has(source.type ?? ""))

@@ -197,6 +197,10 @@ function startFollowing(documents: DocumentStore): () => void {
       counted.push(kept.keepsResult ? null : estimate);
     }
     const total = totalOf(counted);
+    // Nodes deleted since: what was kept for them goes (it holds their data).
+    if (cache.size > nodes.length || signatures.size > nodes.length)
+      for (const kept of [cache, signatures])
+        for (const id of kept.keys()) if (!lastData.has(id)) kept.delete(id);
     const before = useEstimates.getState().byNode;
     const keys = Object.keys(byNode);
     const changed =
@@ -209,10 +213,12 @@ function startFollowing(documents: DocumentStore): () => void {
         ...(totalChanged ? { total } : {}),
       });
   };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
   const schedule = () => {
-    if (scheduled) return;
+    if (scheduled || stopped) return;
     scheduled = true;
-    setTimeout(() => void recompute(), SETTLE_MS);
+    timer = setTimeout(() => void recompute(), SETTLE_MS);
   };
   let askedAt = 0;
   const refreshPricing = () => {
@@ -242,6 +248,10 @@ function startFollowing(documents: DocumentStore): () => void {
   });
   refreshPricing();
   return () => {
+    // Released: no pass is started again, and one under way stops at its next slice.
+    stopped = true;
+    clearTimeout(timer);
+    passes++;
     stopDocument();
     stopUser();
   };
